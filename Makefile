@@ -1,0 +1,90 @@
+# schedcheck front door.  Every target installs what it is missing, so on a
+# fresh Debian 12 machine `make run` and `make test` are all the set-up.
+#
+#   make run      prove the built-in matrix, print the verdict table,
+#                 write counterexample reports and reproducers under out/
+#   make test     unit and regression tests, corpus replay under ASan+UBSan
+#   make fuzz     libFuzzer and AFL++ runs of the property harness
+#   make bench    speed figures (ratios measured in one run)
+#   make install  put schedcheck on PATH (PREFIX=/usr/local)
+
+SHELL := /bin/bash
+BUILD ?= build
+SANBUILD ?= build-san
+FUZZBUILD ?= build-fuzz
+AFLBUILD ?= build-afl
+PREFIX ?= /usr/local
+JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 60
+OUT ?= out
+
+DEB_PACKAGES := build-essential cmake pkg-config libz3-dev z3 catch2 clang libclang-rt-14-dev \
+                afl++ libcli11-dev nlohmann-json3-dev libfmt-dev
+
+.PHONY: all deps build run test fuzz bench install clean
+
+all: build
+
+# Install the Debian packages that are not there yet (as root directly,
+# otherwise through sudo).  The stamp keeps later calls instant.
+deps: $(BUILD)/.deps-ok
+$(BUILD)/.deps-ok:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "schedcheck: installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends $$missing \
+	    || { echo "schedcheck: apt-get install failed; run: sudo apt-get install$$missing" >&2; exit 1; }; \
+	fi
+	@mkdir -p $(BUILD) && touch $@
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	./$(BUILD)/schedcheck prove --out $(OUT)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	$(MAKE) --no-print-directory corpus-replay
+
+# Replay every corpus file through the property harness built with
+# AddressSanitizer and UndefinedBehaviorSanitizer.
+corpus-replay: deps
+	CC=clang CXX=clang++ cmake -S . -B $(SANBUILD) -DCMAKE_BUILD_TYPE=Debug \
+	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
+	cmake --build $(SANBUILD) -j $(JOBS) --target cpuload_property_fuzz
+	./$(SANBUILD)/fuzz/cpuload_property_fuzz -runs=0 corpora/cpuload
+	@echo "corpus replay: all inputs of corpora/cpuload passed under ASan+UBSan"
+
+fuzz: deps
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Release \
+	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
+	cmake --build $(FUZZBUILD) -j $(JOBS) --target cpuload_property_fuzz
+	mkdir -p $(FUZZBUILD)/corpus && cp -n corpora/cpuload/* $(FUZZBUILD)/corpus/ 2>/dev/null || true
+	./$(FUZZBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(FUZZ_SECONDS) \
+	  -dict=corpora/cpuload.dict $(FUZZBUILD)/corpus corpora/cpuload
+	CC=afl-clang-fast CXX=afl-clang-fast++ cmake -S . -B $(AFLBUILD) -DCMAKE_BUILD_TYPE=Release \
+	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON -DSCHEDCHECK_AFL=ON >/dev/null
+	cmake --build $(AFLBUILD) -j $(JOBS) --target cpuload_property_afl
+	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
+	  timeout --preserve-status $$(( $(FUZZ_SECONDS) + 30 )) \
+	  afl-fuzz -V $(FUZZ_SECONDS) -i corpora/cpuload -o $(AFLBUILD)/findings \
+	  -- ./$(AFLBUILD)/fuzz/cpuload_property_afl
+	@crashes=$$(ls $(AFLBUILD)/findings/default/crashes 2>/dev/null | grep -v README | wc -l); \
+	  echo "afl-fuzz: $$crashes crashing inputs"; test $$crashes -eq 0
+
+bench: build
+	./$(BUILD)/schedcheck_bench
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD) $(SANBUILD) $(FUZZBUILD) $(AFLBUILD) $(OUT)

@@ -1,0 +1,142 @@
+#include "model/explorer.h"
+
+#include <string>
+
+namespace sc::model {
+
+namespace {
+thread_local Explorer *tl_current = nullptr;
+}
+
+Explorer &current() {
+    if (!tl_current)
+        throw std::logic_error("symbolic operation with no explorer on this thread");
+    return *tl_current;
+}
+z3::context &current_ctx() { return current().ctx(); }
+Encoding current_encoding() { return current().encoding(); }
+void record_obligation(const z3::expr &holds, const std::string &what) { current().oblige(holds, what); }
+bool decide(const z3::expr &cond) { return current().decide(cond); }
+unsigned concretize(const z3::expr &v, unsigned lo, unsigned hi) { return current().concretize(v, lo, hi); }
+
+z3::expr int_pow2(unsigned k) {
+    // 2^k for k <= 64 as decimal text: int_val(uint64_t) cannot hold 2^64.
+    unsigned __int128 v = static_cast<unsigned __int128>(1) << k;
+    std::string s;
+    do {
+        s.insert(s.begin(), char('0' + static_cast<int>(v % 10)));
+        v /= 10;
+    } while (v);
+    return current_ctx().int_val(s.c_str());
+}
+
+Explorer::Explorer(z3::context &ctx, Encoding enc, unsigned timeout_ms, std::size_t max_paths)
+    : ctx_(ctx), enc_(enc), max_paths_(max_paths), solver_(ctx), domain_(ctx), pc_(ctx),
+      prev_(tl_current) {
+    z3::params p(ctx);
+    p.set("timeout", timeout_ms);
+    solver_.set(p);
+    tl_current = this;
+}
+
+Explorer::~Explorer() { tl_current = prev_; }
+
+void Explorer::assume(const z3::expr &c) {
+    domain_.push_back(c);
+    solver_.add(c);
+}
+
+void Explorer::begin_run() {
+    prefix_ = std::move(pending_.back());
+    pending_.pop_back();
+    pos_ = 0;
+    trail_.clear();
+    pc_ = z3::expr_vector(ctx_);
+    obligations_.clear();
+    running_ = true;
+    ++stats_.runs;
+}
+
+void Explorer::end_run() {
+    running_ = false;
+    if (!pc_.empty())
+        solver_.pop(pc_.size());
+}
+
+z3::expr Explorer::path_condition() const {
+    if (pc_.empty())
+        return ctx_.bool_val(true);
+    return z3::mk_and(pc_);
+}
+
+z3::check_result Explorer::check_with(const z3::expr &c) {
+    solver_.push();
+    solver_.add(c);
+    z3::check_result r = solver_.check();
+    solver_.pop();
+    ++stats_.feasibility_checks;
+    if (r == z3::unknown)
+        ++stats_.unknown_checks;
+    return r;
+}
+
+bool Explorer::decide(const z3::expr &cond) {
+    if (!running_)
+        throw std::logic_error("symbolic branch outside an exploration");
+    z3::expr c = cond.simplify();
+    if (c.is_true())
+        return true;
+    if (c.is_false())
+        return false;
+
+    bool take;
+    if (pos_ < prefix_.size()) {
+        take = prefix_[pos_++];
+    } else {
+        // "unknown" counts as feasible: exploring a path too many is sound,
+        // dropping a real one is not.
+        if (check_with(c) == z3::unsat) {
+            take = false;
+            ++stats_.forced;
+        } else if (check_with(!c) == z3::unsat) {
+            take = true;
+            ++stats_.forced;
+        } else {
+            std::vector<bool> alt = trail_;
+            alt.push_back(false);
+            pending_.push_back(std::move(alt));
+            take = true;
+            ++stats_.forks;
+        }
+    }
+    trail_.push_back(take);
+    z3::expr taken = take ? c : !c;
+    pc_.push_back(taken);
+    solver_.push();
+    solver_.add(taken);
+    return take;
+}
+
+unsigned Explorer::concretize(const z3::expr &v, unsigned lo, unsigned hi) {
+    z3::expr s = v.simplify();
+    if (s.is_numeral()) {
+        std::uint64_t k = 0;
+        if (s.is_numeral_u64(k) && k >= lo && k <= hi)
+            return static_cast<unsigned>(k);
+    }
+    for (unsigned k = lo; k < hi; ++k)
+        if (decide(v == ctx_.num_val(k, v.get_sort())))
+            return k;
+    // The remaining value: any other is excluded by the branches above and
+    // by the caller's obligation that v lies in [lo, hi].
+    return hi;
+}
+
+void Explorer::oblige(const z3::expr &holds, const std::string &what) {
+    z3::expr h = holds.simplify();
+    if (h.is_true())
+        return;
+    obligations_.push_back(Obligation{path_condition(), h, what});
+}
+
+} // namespace sc::model

@@ -1,0 +1,109 @@
+// Symbolic execution by re-execution.
+//
+// explore(f) runs f (a call into ref/ code over Sym words) again and again.
+// Each symbolic branch asks decide(cond):
+//  - a condition that simplifies to a constant is not a branch at all;
+//  - while replaying the prefix of a path already chosen, the recorded
+//    decision is returned (forced ones included, so every re-run takes the
+//    same way through one-sided branches as the run that found them);
+//  - past the prefix, the solver checks which sides are feasible under the
+//    path condition and the domain.  A one-sided branch is followed without
+//    forking; a two-sided one takes "true" now and queues the "false" prefix.
+// Each run yields one path: its condition, f's result, and the obligations
+// (facts that must hold for the machine arithmetic to match the encoding)
+// recorded along it.
+#pragma once
+#include "model/sym.h"
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sc::model {
+
+struct Obligation {
+    z3::expr pc;    // path condition at the operation
+    z3::expr holds; // what must be true there
+    std::string what;
+};
+
+template <class R> struct Path {
+    z3::expr pc;
+    R value;
+    std::vector<Obligation> obligations;
+};
+
+struct ExplorerStats {
+    std::size_t runs = 0, feasibility_checks = 0, unknown_checks = 0, forced = 0, forks = 0;
+};
+
+class Explorer {
+  public:
+    Explorer(z3::context &ctx, Encoding enc, unsigned timeout_ms, std::size_t max_paths = 100000);
+    ~Explorer();
+    Explorer(const Explorer &) = delete;
+    Explorer &operator=(const Explorer &) = delete;
+
+    z3::context &ctx() { return ctx_; }
+    Encoding encoding() const { return enc_; }
+
+    // Domain constraints hold on every path and in every query.
+    void assume(const z3::expr &c);
+    const z3::expr_vector &domain() const { return domain_; }
+
+    template <class F> auto explore(F &&f) -> std::vector<Path<decltype(f())>> {
+        using R = decltype(f());
+        std::vector<Path<R>> paths;
+        pending_.assign(1, {});
+        path_limit_hit_ = false;
+        while (!pending_.empty()) {
+            if (paths.size() >= max_paths_) {
+                path_limit_hit_ = true;
+                break;
+            }
+            begin_run();
+            try {
+                R v = f();
+                paths.push_back(Path<R>{path_condition(), std::move(v), std::move(obligations_)});
+            } catch (const infeasible_path &) {
+                // Both sides of a branch were unsat: the prefix itself was
+                // infeasible (possible only after an "unknown"); drop it.
+            }
+            end_run();
+        }
+        return paths;
+    }
+
+    bool path_limit_hit() const { return path_limit_hit_; }
+    const ExplorerStats &stats() const { return stats_; }
+
+    // Called through the thread-local hooks in sym.h.
+    bool decide(const z3::expr &cond);
+    unsigned concretize(const z3::expr &v, unsigned lo, unsigned hi);
+    void oblige(const z3::expr &holds, const std::string &what);
+
+  private:
+    struct infeasible_path {};
+    void begin_run();
+    void end_run();
+    z3::expr path_condition() const;
+    z3::check_result check_with(const z3::expr &c);
+
+    z3::context &ctx_;
+    Encoding enc_;
+    std::size_t max_paths_;
+    z3::solver solver_;
+    z3::expr_vector domain_;
+    z3::expr_vector pc_;
+    std::vector<Obligation> obligations_;
+    std::vector<bool> prefix_, trail_;
+    std::size_t pos_ = 0;
+    std::vector<std::vector<bool>> pending_;
+    bool running_ = false;
+    bool path_limit_hit_ = false;
+    ExplorerStats stats_;
+    Explorer *prev_;
+};
+
+} // namespace sc::model

@@ -1,0 +1,24 @@
+// The variant registry: every built-in, named, kernel-faithful version of a
+// family's code, with the source it follows.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ref/cpuload.h"
+
+namespace sc {
+
+struct Variant {
+    std::string id;          // stable, e.g. "cpuload/shi-1-4"
+    std::string family;      // "cpuload"
+    std::string description; // which seed, patch or release it follows
+    cpuload::patch_level level;
+};
+
+const std::vector<Variant> &variants();
+const Variant *find_variant(std::string_view id);
+std::vector<std::string> families();
+
+} // namespace sc
