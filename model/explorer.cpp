@@ -41,6 +41,18 @@ Explorer::Explorer(z3::context &ctx, Encoding enc, unsigned timeout_ms, std::siz
 
 Explorer::~Explorer() { tl_current = prev_; }
 
+void Explorer::activate() { tl_current = this; }
+
+void Explorer::begin_case() {
+    solver_.push();
+    domain_ = z3::expr_vector(ctx_);
+}
+
+void Explorer::end_case() {
+    solver_.pop();
+    domain_ = z3::expr_vector(ctx_);
+}
+
 void Explorer::assume(const z3::expr &c) {
     domain_.push_back(c);
     solver_.add(c);
@@ -96,6 +108,8 @@ bool Explorer::decide(const z3::expr &cond) {
         // "unknown" counts as feasible: exploring a path too many is sound,
         // dropping a real one is not.
         if (check_with(c) == z3::unsat) {
+            if (stats_.unknown_checks && check_with(!c) == z3::unsat)
+                throw infeasible_path{}; // the prefix itself is infeasible
             take = false;
             ++stats_.forced;
         } else if (check_with(!c) == z3::unsat) {

@@ -48,6 +48,15 @@ class Explorer {
     z3::context &ctx() { return ctx_; }
     Encoding encoding() const { return enc_; }
 
+    // Make this the explorer that Sym operations on this thread talk to
+    // (the constructor does it too).
+    void activate();
+
+    // One explorer serves many cases of a proof: a case's domain lives in
+    // a solver scope opened by begin_case and dropped by end_case.
+    void begin_case();
+    void end_case();
+
     // Domain constraints hold on every path and in every query.
     void assume(const z3::expr &c);
     const z3::expr_vector &domain() const { return domain_; }
@@ -69,6 +78,9 @@ class Explorer {
             } catch (const infeasible_path &) {
                 // Both sides of a branch were unsat: the prefix itself was
                 // infeasible (possible only after an "unknown"); drop it.
+            } catch (...) {
+                end_run();
+                throw;
             }
             end_run();
         }

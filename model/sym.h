@@ -10,7 +10,9 @@
 //    facts are cheap for the solver.
 //  - bitvector: exact W-bit machine arithmetic, wrap included.  Used when
 //    an obligation can fail, so that the wrapped value is what is reasoned
-//    about.
+//    about, and for the overflow proofs themselves: here the obligations
+//    are the solver's no-overflow predicates, cheap to bit-blast when one
+//    factor is a constant.
 // A branch on a symbolic condition (if, while, ?:, ||, &&) goes through
 // SymBool::operator bool, which the explorer answers (see explorer.h).
 #pragma once
@@ -73,6 +75,8 @@ template <unsigned W> struct Sym {
             if constexpr (W < W2)
                 record_obligation(o.e <= max_int(), "narrowing to " + std::to_string(W) + " bits");
         } else if constexpr (W < W2) {
+            record_obligation(o.e.extract(W2 - 1, W) == current_ctx().bv_val(0, W2 - W),
+                              "narrowing to " + std::to_string(W) + " bits");
             e = o.e.extract(W - 1, 0);
         } else {
             e = z3::zext(o.e, W - W2);
@@ -94,22 +98,28 @@ template <unsigned W> struct Sym {
     }
 
     friend Sym operator+(const Sym &a, const Sym &b) {
-        if (current_encoding() == Encoding::bitvector)
+        if (current_encoding() == Encoding::bitvector) {
+            record_obligation(z3::bvadd_no_overflow(a.e, b.e, false), std::string(name()) + " addition");
             return Sym(a.e + b.e);
+        }
         z3::expr r = a.e + b.e;
         record_obligation(r <= max_int(), std::string(name()) + " addition");
         return Sym(r);
     }
     friend Sym operator-(const Sym &a, const Sym &b) {
-        if (current_encoding() == Encoding::bitvector)
+        if (current_encoding() == Encoding::bitvector) {
+            record_obligation(z3::ule(b.e, a.e), std::string(name()) + " subtraction");
             return Sym(a.e - b.e);
+        }
         z3::expr r = a.e - b.e;
         record_obligation(r >= 0, std::string(name()) + " subtraction");
         return Sym(r);
     }
     friend Sym operator*(const Sym &a, const Sym &b) {
-        if (current_encoding() == Encoding::bitvector)
+        if (current_encoding() == Encoding::bitvector) {
+            record_obligation(z3::bvmul_no_overflow(a.e, b.e, false), std::string(name()) + " multiplication");
             return Sym(a.e * b.e);
+        }
         z3::expr r = a.e * b.e;
         record_obligation(r <= max_int(), std::string(name()) + " multiplication");
         return Sym(r);
@@ -134,16 +144,17 @@ template <unsigned W> struct Sym {
             record_obligation(z3::ult(b.e, lit(W)), std::string(name()) + " shift count");
             return Sym(z3::lshr(a.e, b.e));
         }
-        record_obligation(b.e < W, std::string(name()) + " shift count");
+        record_obligation(b.e < static_cast<int>(W), std::string(name()) + " shift count");
         unsigned k = concretize(b.e, 0, W - 1);
         return Sym(a.e / int_pow2(k));
     }
     friend Sym operator<<(const Sym &a, const Sym &b) {
         if (current_encoding() == Encoding::bitvector) {
             record_obligation(z3::ult(b.e, lit(W)), std::string(name()) + " shift count");
+            record_obligation(z3::lshr(z3::shl(a.e, b.e), b.e) == a.e, std::string(name()) + " left shift");
             return Sym(z3::shl(a.e, b.e));
         }
-        record_obligation(b.e < W, std::string(name()) + " shift count");
+        record_obligation(b.e < static_cast<int>(W), std::string(name()) + " shift count");
         unsigned k = concretize(b.e, 0, W - 1);
         z3::expr r = a.e * int_pow2(k);
         record_obligation(r <= max_int(), std::string(name()) + " left shift");

@@ -1,0 +1,238 @@
+#include "cli/commands.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "proofs/domain.h"
+#include "proofs/expected.h"
+#include "proofs/matrix.h"
+#include "proofs/report.h"
+#include "proofs/reproducer.h"
+#include "ref/variants.h"
+
+namespace sc::cli {
+
+using nlohmann::json;
+using namespace sc::proofs;
+
+int cmd_variants(bool as_json) {
+    if (as_json) {
+        json a = json::array();
+        for (const Variant &v : variants())
+            a.push_back({{"id", v.id}, {"family", v.family}, {"description", v.description}});
+        std::cout << json{{"variants", a}}.dump(2) << "\n";
+        return 0;
+    }
+    for (const Variant &v : variants())
+        std::cout << fmt::format("{:<18} {}\n", v.id, v.description);
+    return 0;
+}
+
+int cmd_invariants(bool as_json) {
+    if (as_json) {
+        json a = json::array();
+        for (const InvariantInfo &i : invariants()) {
+            json applies = json::array();
+            for (const Variant &v : variants())
+                if (i.applies(v))
+                    applies.push_back(v.id);
+            a.push_back({{"id", i.id}, {"family", i.family}, {"statement", i.statement}, {"variants", applies}});
+        }
+        std::cout << json{{"invariants", a}}.dump(2) << "\n";
+        return 0;
+    }
+    for (const InvariantInfo &i : invariants())
+        std::cout << fmt::format("{:<34} {}\n", i.id, i.statement);
+    return 0;
+}
+
+namespace {
+
+std::string read_file(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw input_error(path + ": cannot open file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string join_ids(const std::vector<std::string> &ids) {
+    std::string s;
+    for (const auto &i : ids)
+        s += (s.empty() ? "" : ", ") + i;
+    return s;
+}
+
+std::vector<Job> select_jobs(const ProveArgs &a) {
+    std::vector<std::string> vids, iids;
+    for (const Variant &v : variants())
+        vids.push_back(v.id);
+    for (const InvariantInfo &i : invariants())
+        iids.push_back(i.id);
+    auto fams = families();
+    for (const auto &f : a.families)
+        if (std::find(fams.begin(), fams.end(), f) == fams.end())
+            throw input_error("unknown family \"" + f + "\" (built in: " + join_ids(fams) + ")");
+    for (const auto &v : a.variants)
+        if (!find_variant(v))
+            throw input_error("unknown variant \"" + v + "\" (built in: " + join_ids(vids) + ")");
+    for (const auto &i : a.invariants)
+        if (!find_invariant(i))
+            throw input_error("unknown invariant \"" + i + "\" (see `schedcheck invariants`)");
+    std::vector<Arch> arches;
+    if (a.arch == "all")
+        arches = {Arch::ilp32, Arch::lp64};
+    else if (a.arch == "ilp32")
+        arches = {Arch::ilp32};
+    else if (a.arch == "lp64")
+        arches = {Arch::lp64};
+    else
+        throw input_error("--arch: expected ilp32, lp64 or all, got \"" + a.arch + "\"");
+
+    auto picked = [](const std::vector<std::string> &sel, const std::string &x) {
+        return sel.empty() || std::find(sel.begin(), sel.end(), x) != sel.end();
+    };
+    std::vector<Job> jobs;
+    for (const Variant &v : variants()) {
+        bool by_family = std::find(a.families.begin(), a.families.end(), v.family) != a.families.end();
+        bool by_variant = std::find(a.variants.begin(), a.variants.end(), v.id) != a.variants.end();
+        if (!(a.families.empty() && a.variants.empty()) && !by_family && !by_variant)
+            continue;
+        for (const InvariantInfo &i : invariants())
+            if (picked(a.invariants, i.id) && i.applies(v))
+                for (Arch ar : arches)
+                    jobs.push_back({&v, &i, ar});
+    }
+    if (jobs.empty())
+        throw input_error("the selection matches no (variant, invariant) pair that applies");
+    return jobs;
+}
+
+std::string file_stem(const ProofResult &r) {
+    std::string s = r.variant + "_" + r.invariant + "_" + std::string(arch_name(r.arch));
+    std::replace(s.begin(), s.end(), '/', '_');
+    return s;
+}
+
+} // namespace
+
+int cmd_prove(const ProveArgs &a) {
+    std::vector<Job> jobs = select_jobs(a);
+    std::vector<ExpectedEntry> expected;
+    if (!a.expected.empty())
+        expected = parse_expected(read_file(a.expected), a.expected);
+    else
+        expected = builtin_expected();
+
+    ProveOptions opt;
+    opt.timeout_ms = a.timeout_ms;
+    unsigned threads = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<ProofResult> results = run_matrix(jobs, opt, threads);
+    double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    // Reports and reproducers.
+    for (ProofResult &r : results) {
+        if (!r.cex)
+            continue;
+        if (!a.corpus.empty())
+            r.cex->reproducer_path = store_reproducer(a.corpus, r.cex->reproducer);
+        if (!a.out.empty()) {
+            std::string path = a.out + "/reproducers/" + file_stem(r) + ".json";
+            write_file_atomic(path, r.cex->reproducer.dump(2) + "\n");
+            r.cex->reproducer_path = path;
+            Reproducer rep = parse_reproducer(r.cex->reproducer.dump(), path);
+            ReplayResult rr = rep.invariant->replay(*rep.variant, rep.arch, rep.doc);
+            if (!rr.violated)
+                throw internal_error("written reproducer " + path + " does not replay");
+            write_file_atomic(a.out + "/reports/" + file_stem(r) + ".txt", reviewer_report(rep, rr, path));
+        }
+    }
+
+    int differ = 0;
+    std::vector<std::string> diffs;
+    for (const ProofResult &r : results) {
+        auto it = std::find_if(expected.begin(), expected.end(), [&](const ExpectedEntry &e) {
+            return e.variant == r.variant && e.invariant == r.invariant && e.arch == r.arch;
+        });
+        if (it == expected.end() || it->verdict != r.verdict) {
+            ++differ;
+            diffs.push_back(fmt::format("{} {} {}: {} (expected {})", r.variant, r.invariant, arch_name(r.arch),
+                                        verdict_name(r.verdict),
+                                        it == expected.end() ? "no entry" : verdict_name(it->verdict)));
+        }
+    }
+
+    if (!a.out.empty()) {
+        json all = json::array();
+        for (const auto &r : results)
+            all.push_back(result_json(r));
+        write_file_atomic(a.out + "/results.json", json{{"results", all}}.dump(2) + "\n");
+        write_file_atomic(a.out + "/verdicts.txt", verdict_table(results));
+    }
+
+    if (a.json) {
+        json all = json::array();
+        for (const auto &r : results)
+            all.push_back(result_json(r));
+        std::cout << json{{"results", all}}.dump(2) << "\n";
+    } else {
+        std::cout << verdict_table(results);
+        std::size_t np = 0, nc = 0, nu = 0;
+        for (const auto &r : results)
+            (r.verdict == Verdict::PROVED ? np : r.verdict == Verdict::COUNTEREXAMPLE ? nc : nu)++;
+        std::cout << fmt::format("\n{} proofs in {:.2f} s on {} threads: {} PROVED, {} COUNTEREXAMPLE, {} UNKNOWN\n",
+                                 results.size(), total, threads, np, nc, nu);
+        if (!results.empty())
+            std::cout << "domain: " << load_domain(Arch::ilp32).summary << "\n        "
+                      << load_domain(Arch::lp64).summary << "\n";
+        if (!a.out.empty())
+            std::cout << "reports and reproducers: " << a.out << "/reports, " << a.out << "/reproducers\n";
+        if (differ) {
+            std::cout << differ << " verdict(s) differ from the expected file:\n";
+            for (const auto &d : diffs)
+                std::cout << "  " << d << "\n";
+        } else {
+            std::cout << "all verdicts match the expected file\n";
+        }
+    }
+    return differ ? 1 : 0;
+}
+
+int cmd_replay(const std::string &file, bool as_json) {
+    Reproducer r = load_reproducer(file);
+    ReplayResult rr = r.invariant->replay(*r.variant, r.arch, r.doc);
+    if (as_json) {
+        std::cout << replay_json(r, rr).dump(2) << "\n";
+        return 0;
+    }
+    std::cout << fmt::format("replay {}: {} {} on {} {}\n", file, r.invariant->id,
+                             rr.violated ? "VIOLATED" : "holds", r.variant->id, arch_name(r.arch));
+    std::cout << rr.trace;
+    if (rr.violated) {
+        std::cout << "failed: " << rr.failed << "\n";
+        if (!rr.op.empty())
+            std::cout << fmt::format("  {} = {}\n  {} (expected, but false)\n  {} = {}\n", rr.lhs_name,
+                                     with_hex(rr.lhs), rr.op, rr.rhs_name, with_hex(rr.rhs));
+    }
+    for (const auto &w : rr.wraps)
+        std::cout << "wrap: " << w << "\n";
+    return 0;
+}
+
+int cmd_explain(const std::string &file) {
+    Reproducer r = load_reproducer(file);
+    ReplayResult rr = r.invariant->replay(*r.variant, r.arch, r.doc);
+    std::cout << reviewer_report(r, rr, file);
+    return 0;
+}
+
+} // namespace sc::cli

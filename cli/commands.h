@@ -1,0 +1,29 @@
+// The schedcheck subcommands.  Each returns the process exit code:
+//   0 ok (for prove: the verdicts match the expected file)
+//   1 a verdict differs from the expected file
+//   2 bad usage or input
+//   3 internal error
+#pragma once
+#include <string>
+#include <vector>
+
+namespace sc::cli {
+
+struct ProveArgs {
+    std::vector<std::string> families, variants, invariants;
+    std::string arch = "all";
+    unsigned timeout_ms = 10000;
+    unsigned jobs = 0; // 0: one per core
+    bool json = false;
+    std::string out;      // write reports and reproducers here
+    std::string corpus;   // also store reproducers here (never overwriting)
+    std::string expected; // an expected-verdict file instead of the built-in one
+};
+
+int cmd_variants(bool json);
+int cmd_invariants(bool json);
+int cmd_prove(const ProveArgs &a);
+int cmd_replay(const std::string &file, bool json);
+int cmd_explain(const std::string &file);
+
+} // namespace sc::cli

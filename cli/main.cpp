@@ -1,0 +1,74 @@
+// schedcheck: proofs, replays and reviewer reports for the scheduler's
+// load-tracking arithmetic.  See README.md.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#include "proofs/invariant.h"
+
+int main(int argc, char **argv) {
+    using namespace sc::cli;
+    CLI::App app{"schedcheck: formally checked model of the Linux scheduler's load tracking"};
+    app.require_subcommand(1);
+
+    bool json = false;
+    auto *variants = app.add_subcommand("variants", "list the built-in variants");
+    variants->add_flag("--json", json, "print JSON");
+    auto *invariants = app.add_subcommand("invariants", "list the invariant catalogue");
+    invariants->add_flag("--json", json, "print JSON");
+
+    ProveArgs pa;
+    auto *prove = app.add_subcommand("prove", "prove invariants over variants and data models");
+    prove->add_option("--family", pa.families, "a family (repeatable)");
+    prove->add_option("--variant", pa.variants, "a variant id (repeatable)");
+    prove->add_option("--invariant", pa.invariants, "an invariant id (repeatable)");
+    prove->add_option("--arch", pa.arch, "ilp32, lp64 or all (default all)");
+    prove->add_option("--timeout-ms", pa.timeout_ms, "per solver query (default 10000)")->check(CLI::PositiveNumber);
+    prove->add_option("--jobs", pa.jobs, "parallel proofs (default: one per core)")->check(CLI::PositiveNumber);
+    prove->add_flag("--json", pa.json, "print JSON");
+    prove->add_option("--out", pa.out, "write reports, reproducers, results.json here");
+    prove->add_option("--corpus", pa.corpus, "also store reproducers in this corpus directory");
+    prove->add_option("--expected", pa.expected, "expected-verdict file (default: the built-in one)");
+
+    std::string file;
+    auto *replay = app.add_subcommand("replay", "re-run a reproducer on the concrete reference");
+    replay->add_option("file", file, "reproducer JSON")->required();
+    replay->add_flag("--json", json, "print JSON");
+    auto *explain = app.add_subcommand("explain", "print the reviewer report of a reproducer");
+    explain->add_option("file", file, "reproducer JSON")->required();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError &e) {
+        std::cerr << "schedcheck: error: " << e.what() << "\n(run `schedcheck --help` for usage)\n";
+        return 2;
+    }
+
+    try {
+        if (*variants)
+            return cmd_variants(json);
+        if (*invariants)
+            return cmd_invariants(json);
+        if (*prove)
+            return cmd_prove(pa);
+        if (*replay)
+            return cmd_replay(file, json);
+        if (*explain)
+            return cmd_explain(file);
+    } catch (const sc::proofs::input_error &e) {
+        std::cerr << "schedcheck: error: " << e.what() << "\n";
+        return 2;
+    } catch (const sc::proofs::internal_error &e) {
+        std::cerr << "schedcheck: INTERNAL ERROR: " << e.what() << "\n";
+        return 3;
+    } catch (const std::exception &e) {
+        std::cerr << "schedcheck: INTERNAL ERROR: " << e.what() << "\n";
+        return 3;
+    }
+    return 2;
+}

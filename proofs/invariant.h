@@ -1,0 +1,99 @@
+// Invariants, verdicts, and the items a property is made of.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ref/kernel.h"
+#include "ref/variants.h"
+
+namespace sc::proofs {
+
+// One comparison of a property.  The property holds on a trace when every
+// check whose guard is true has lhs OP rhs.  Both sides keep their names so
+// a failed check can be shown the way a reviewer reads it.
+enum class cmp {
+    le,       // lhs <= rhs
+    eq,       // lhs == rhs
+    ne,       // lhs != rhs
+    contracts // |lhs - target| * 2^shift <= |rhs - target| * (2^shift - 1)
+};
+
+template <class A> struct Check {
+    std::string what;
+    typename A::boolean guard;
+    std::string lhs_name;
+    typename A::ulong lhs;
+    cmp op;
+    std::string rhs_name;
+    typename A::ulong rhs;
+    typename A::ulong target{0};
+    int shift = 0;
+};
+
+enum class Verdict { PROVED, COUNTEREXAMPLE, UNKNOWN };
+inline const char *verdict_name(Verdict v) {
+    return v == Verdict::PROVED ? "PROVED" : v == Verdict::COUNTEREXAMPLE ? "COUNTEREXAMPLE" : "UNKNOWN";
+}
+
+struct Counterexample {
+    std::vector<std::pair<std::string, std::uint64_t>> inputs; // named, in declaration order
+    nlohmann::json reproducer;                                 // the scenario file's content
+    std::string reproducer_path;                               // where it was written, if anywhere
+};
+
+struct ProofResult {
+    std::string variant, invariant;
+    Arch arch;
+    Verdict verdict = Verdict::UNKNOWN;
+    double seconds = 0;
+    std::size_t paths = 0;
+    std::size_t queries = 0;
+    std::string domain;
+    std::string reason; // why UNKNOWN, what failed, or what was established
+    std::optional<std::uint64_t> bound; // converges: ticks; no_overflow: largest safe load
+    std::string bound_kind;             // "ticks" or "largest safe load"
+    std::optional<Counterexample> cex;
+};
+
+struct ProveOptions {
+    unsigned timeout_ms = 10000; // per solver query
+};
+
+// A counterexample that does not replay, or anything else that means the
+// tool itself is wrong.  Exit code 3.
+struct internal_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Bad user input: a file, a value, an option.  Exit code 2.
+struct input_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct ReplayResult {
+    bool violated = false;
+    std::string failed;    // the check or wrap that failed, in words
+    std::string lhs_name, rhs_name, op;
+    std::uint64_t lhs = 0, rhs = 0;
+    std::string trace;     // step-by-step text
+    std::vector<std::string> wraps;
+};
+
+struct InvariantInfo {
+    std::string id;
+    std::string family;
+    std::string statement;
+    bool (*applies)(const Variant &);
+    ProofResult (*prove)(const Variant &, Arch, const ProveOptions &);
+    ReplayResult (*replay)(const Variant &, Arch, const nlohmann::json &repro);
+};
+
+const std::vector<InvariantInfo> &invariants();
+const InvariantInfo *find_invariant(const std::string &id);
+
+} // namespace sc::proofs

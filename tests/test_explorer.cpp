@@ -1,0 +1,399 @@
+// Tests of the symbolic domain (model/sym.h) and the path explorer
+// (model/explorer.h): path counts of decay_load_missed in both encodings,
+// forced one-sided branches, pruning, and overflow obligations.
+//
+// Expected path counts (DESIGN.md, from the prototype): decay_load_missed
+// with load and n free forks into n == 0, n >= degrade_zero_ticks[idx], and
+// one path per value in between, because every bit test and loop exit of
+// the table walk (or, at idx 1, the concretized shift count) is a branch:
+//   idx 1: 1 + 1 + 7   = 9      idx 2: 1 + 1 + 31  = 33
+//   idx 3: 1 + 1 + 63  = 65     idx 4: 1 + 1 + 127 = 129
+// In the bit-vector encoding the idx 1 shift is not split (3 paths), so
+// only idx 2..4 are compared there.
+#include <catch2/catch.hpp>
+
+#include "model/explorer.h"
+#include "model/sym.h"
+#include "ref/cpuload.h"
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+namespace {
+
+namespace m = sc::model;
+namespace cl = sc::cpuload;
+
+constexpr unsigned kTimeoutMs = 20000;
+
+// 0 <= x <= 2^W - 1, for an integer-encoded W-bit input.
+z3::expr full_range(z3::context &ctx, const z3::expr &x, unsigned W) {
+    const std::uint64_t max = W == 64 ? ~0ULL : ((1ULL << W) - 1);
+    return x >= ctx.int_val(0) && x <= ctx.int_val(max);
+}
+
+bool sat_with(z3::context &ctx, const z3::expr_vector &domain, const z3::expr &e) {
+    z3::solver s(ctx);
+    for (unsigned i = 0; i < domain.size(); ++i)
+        s.add(domain[i]);
+    s.add(e);
+    return s.check() == z3::sat;
+}
+
+std::uint64_t as_u64(const z3::expr &e) {
+    std::uint64_t v = 0;
+    REQUIRE(e.is_numeral_u64(v));
+    return v;
+}
+
+// Explore decay_load_missed<sym_lp64>(load, n, idx) with load and n free
+// over their full 64-bit range.
+std::vector<m::Path<m::Sym<64>>> explore_decay(z3::context &ctx, m::Encoding enc, int idx,
+                                               z3::expr &load_e, z3::expr &n_e) {
+    m::Explorer ex(ctx, enc, kTimeoutMs);
+    if (enc == m::Encoding::integer) {
+        load_e = ctx.int_const("load");
+        n_e = ctx.int_const("n");
+        ex.assume(full_range(ctx, load_e, 64));
+        ex.assume(full_range(ctx, n_e, 64));
+    } else {
+        load_e = ctx.bv_const("load", 64);
+        n_e = ctx.bv_const("n", 64);
+    }
+    m::Sym<64> load(load_e), n(n_e);
+    auto paths = ex.explore([&] { return cl::decay_load_missed<m::sym_lp64>(load, n, idx); });
+    CHECK_FALSE(ex.path_limit_hit());
+    CHECK(ex.stats().unknown_checks == 0);
+    return paths;
+}
+
+// Substitute concrete load and n into every path: exactly one path condition
+// must become true, and that path's value must be `expected`.
+void check_point(z3::context &ctx, const std::vector<m::Path<m::Sym<64>>> &paths,
+                 const z3::expr &load_e, const z3::expr &n_e, m::Encoding enc,
+                 std::uint64_t load, std::uint64_t n, std::uint64_t expected) {
+    z3::expr_vector from(ctx), to(ctx);
+    from.push_back(load_e);
+    from.push_back(n_e);
+    if (enc == m::Encoding::integer) {
+        to.push_back(ctx.int_val(load));
+        to.push_back(ctx.int_val(n));
+    } else {
+        to.push_back(ctx.bv_val(load, 64));
+        to.push_back(ctx.bv_val(n, 64));
+    }
+    int matching = 0;
+    for (const auto &p : paths) {
+        z3::expr pc = p.pc;
+        z3::expr c = pc.substitute(from, to).simplify();
+        REQUIRE((c.is_true() || c.is_false()));
+        if (c.is_true()) {
+            ++matching;
+            z3::expr v = p.value.e;
+            CHECK(as_u64(v.substitute(from, to).simplify()) == expected);
+        }
+    }
+    CHECK(matching == 1);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+// decay_load_missed path counts
+// ---------------------------------------------------------------------------
+
+TEST_CASE("explorer: decay_load_missed path counts, integer encoding", "[explorer][paths]") {
+    z3::context ctx;
+    const std::size_t expected[5] = {0, 9, 33, 65, 129};
+    for (int idx = 1; idx <= 4; ++idx) {
+        INFO("idx " << idx);
+        z3::expr load_e(ctx), n_e(ctx);
+        auto paths = explore_decay(ctx, m::Encoding::integer, idx, load_e, n_e);
+        CHECK(paths.size() == expected[idx]);
+        // n = 0 keeps the load; n at the cut-off gives 0
+        check_point(ctx, paths, load_e, n_e, m::Encoding::integer, 1000, 0, 1000);
+        check_point(ctx, paths, load_e, n_e, m::Encoding::integer, 1000,
+                    cl::degrade_zero_ticks[idx], 0);
+    }
+}
+
+TEST_CASE("explorer: decay_load_missed path values, integer encoding", "[explorer][paths]") {
+    z3::context ctx;
+    z3::expr load_e(ctx), n_e(ctx);
+    // idx 1, n 3: 1000 >> 3 = 125
+    auto p1 = explore_decay(ctx, m::Encoding::integer, 1, load_e, n_e);
+    check_point(ctx, p1, load_e, n_e, m::Encoding::integer, 1000, 3, 125);
+    // idx 2, n 3: 1000*96>>7 = 750; 750*72>>7 = 421
+    auto p2 = explore_decay(ctx, m::Encoding::integer, 2, load_e, n_e);
+    check_point(ctx, p2, load_e, n_e, m::Encoding::integer, 1000, 3, 421);
+    // idx 2, n 5: 750; 750*40>>7 = 234
+    check_point(ctx, p2, load_e, n_e, m::Encoding::integer, 1000, 5, 234);
+    // idx 4, n 10: 1000*112>>7 = 875; 875*76>>7 = 519
+    auto p4 = explore_decay(ctx, m::Encoding::integer, 4, load_e, n_e);
+    check_point(ctx, p4, load_e, n_e, m::Encoding::integer, 1000, 10, 519);
+}
+
+TEST_CASE("explorer: decay_load_missed path counts, bit-vector encoding", "[explorer][paths]") {
+    z3::context ctx;
+    const std::size_t expected[5] = {0, 0, 33, 65, 129};
+    for (int idx = 2; idx <= 4; ++idx) {
+        INFO("idx " << idx);
+        z3::expr load_e(ctx), n_e(ctx);
+        auto paths = explore_decay(ctx, m::Encoding::bitvector, idx, load_e, n_e);
+        CHECK(paths.size() == expected[idx]);
+        check_point(ctx, paths, load_e, n_e, m::Encoding::bitvector, 1000, 0, 1000);
+        check_point(ctx, paths, load_e, n_e, m::Encoding::bitvector, 1000,
+                    cl::degrade_zero_ticks[idx], 0);
+    }
+    // idx 3, n 6: 1000*98>>7 = 765; 765*75>>7 = 448
+    z3::expr load_e(ctx), n_e(ctx);
+    auto p3 = explore_decay(ctx, m::Encoding::bitvector, 3, load_e, n_e);
+    check_point(ctx, p3, load_e, n_e, m::Encoding::bitvector, 1000, 6, 448);
+    // the bit-vector paths wrap like the machine: idx 2, n 1, load 2^63:
+    //   2^63 * 96 = 2^68 * 3 ≡ 0 (mod 2^64), >> 7 = 0
+    auto p2 = explore_decay(ctx, m::Encoding::bitvector, 2, load_e, n_e);
+    check_point(ctx, p2, load_e, n_e, m::Encoding::bitvector, 1ULL << 63, 1, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Forced branches, re-runs, pruning
+// ---------------------------------------------------------------------------
+
+TEST_CASE("explorer: a one-sided branch does not fork", "[explorer][branches]") {
+    z3::context ctx;
+    m::Explorer ex(ctx, m::Encoding::integer, kTimeoutMs);
+    z3::expr xe = ctx.int_const("x");
+    ex.assume(full_range(ctx, xe, 32));
+    ex.assume(xe <= 3);
+    m::Sym<32> x(xe);
+    auto paths = ex.explore([&]() -> int {
+        if (x > 5)
+            return 1;
+        return 0;
+    });
+    REQUIRE(paths.size() == 1);
+    CHECK(paths[0].value == 0);
+    CHECK(ex.stats().forced > 0);
+    CHECK(ex.stats().forks == 0);
+    CHECK(sat_with(ctx, ex.domain(), paths[0].pc));
+}
+
+TEST_CASE("explorer: a forced branch before a real fork is replayed consistently",
+          "[explorer][branches]") {
+    z3::context ctx;
+    m::Explorer ex(ctx, m::Encoding::integer, kTimeoutMs);
+    z3::expr xe = ctx.int_const("x");
+    ex.assume(full_range(ctx, xe, 32));
+    ex.assume(xe <= 3);
+    m::Sym<32> x(xe);
+    auto paths = ex.explore([&]() -> int {
+        if (x > 5) // impossible under x <= 3: forced false
+            return 100;
+        if (x > 1) // a real fork: x in {2,3} or x in {0,1}
+            return 1;
+        return 0;
+    });
+    REQUIRE(paths.size() == 2);
+    std::multiset<int> values;
+    for (const auto &p : paths) {
+        values.insert(p.value);
+        CHECK(sat_with(ctx, ex.domain(), p.pc)); // every path is feasible
+    }
+    CHECK(values == std::multiset<int>{0, 1});
+    CHECK(ex.stats().forks == 1);
+    CHECK(ex.stats().forced >= 1);
+    // the two path conditions are disjoint
+    CHECK_FALSE(sat_with(ctx, ex.domain(), paths[0].pc && paths[1].pc));
+
+    // a forced "true" side followed by a fork, in the other order of checks
+    auto paths2 = ex.explore([&]() -> int {
+        if (x <= 5) { // always true under x <= 3: forced true
+            if (x == 0)
+                return 10;
+            return 11;
+        }
+        return 12;
+    });
+    REQUIRE(paths2.size() == 2);
+    std::multiset<int> values2;
+    for (const auto &p : paths2) {
+        values2.insert(p.value);
+        CHECK(sat_with(ctx, ex.domain(), p.pc));
+    }
+    CHECK(values2 == std::multiset<int>{10, 11});
+}
+
+TEST_CASE("explorer: infeasible branches are pruned", "[explorer][branches]") {
+    z3::context ctx;
+    m::Explorer ex(ctx, m::Encoding::integer, kTimeoutMs);
+    z3::expr xe = ctx.int_const("x");
+    ex.assume(full_range(ctx, xe, 32));
+    m::Sym<32> x(xe);
+    auto paths = ex.explore([&]() -> int {
+        if (x > 10) {
+            if (x < 5) // contradicts x > 10
+                return 2;
+            return 1;
+        }
+        return 0;
+    });
+    REQUIRE(paths.size() == 2);
+    std::multiset<int> values;
+    for (const auto &p : paths) {
+        values.insert(p.value);
+        CHECK(sat_with(ctx, ex.domain(), p.pc));
+    }
+    CHECK(values == std::multiset<int>{0, 1}); // never 2
+    CHECK(ex.stats().forks == 1);
+    CHECK(ex.stats().forced >= 1);
+}
+
+TEST_CASE("explorer: a condition that folds to a constant is not a branch",
+          "[explorer][branches]") {
+    z3::context ctx;
+    m::Explorer ex(ctx, m::Encoding::bitvector, kTimeoutMs);
+    m::Sym<32> x(ctx.bv_const("x", 32));
+    auto paths = ex.explore([&]() -> int {
+        if (m::Sym<32>(7) > m::Sym<32>(5)) // concrete
+            return x == x ? 1 : 2;          // folds to true
+        return 3;
+    });
+    REQUIRE(paths.size() == 1);
+    CHECK(paths[0].value == 1);
+    CHECK(ex.stats().feasibility_checks == 0);
+}
+
+// ---------------------------------------------------------------------------
+// Obligations and encodings
+// ---------------------------------------------------------------------------
+
+TEST_CASE("explorer: integer-encoded addition records a no-wrap obligation",
+          "[explorer][obligations]") {
+    z3::context ctx;
+    m::Explorer ex(ctx, m::Encoding::integer, kTimeoutMs);
+    z3::expr ae = ctx.int_const("a"), be = ctx.int_const("b");
+    ex.assume(full_range(ctx, ae, 32));
+    ex.assume(full_range(ctx, be, 32));
+    m::Sym<32> a(ae), b(be);
+    auto paths = ex.explore([&] { return a + b; });
+    REQUIRE(paths.size() == 1);
+    REQUIRE(paths[0].obligations.size() == 1);
+    const m::Obligation &ob = paths[0].obligations[0];
+
+    // Can it fail?  With a, b over the full 32-bit range: yes
+    // (e.g. a = b = 2^31, a + b = 2^32 > 2^32 - 1).
+    {
+        z3::solver s(ctx);
+        s.add(full_range(ctx, ae, 32));
+        s.add(full_range(ctx, be, 32));
+        s.add(ob.pc);
+        s.add(!ob.holds);
+        CHECK(s.check() == z3::sat);
+    }
+    // With a, b <= 1000: a + b <= 2000 < 2^32 - 1, so no.
+    {
+        z3::solver s(ctx);
+        s.add(ae >= 0 && ae <= 1000);
+        s.add(be >= 0 && be <= 1000);
+        s.add(ob.pc);
+        s.add(!ob.holds);
+        CHECK(s.check() == z3::unsat);
+    }
+    // and the value is the exact sum, no wrap in this encoding:
+    // a = b = 2^31 gives 2^32
+    z3::expr_vector from(ctx), to(ctx);
+    from.push_back(ae);
+    from.push_back(be);
+    to.push_back(ctx.int_val(2147483648u));
+    to.push_back(ctx.int_val(2147483648u));
+    z3::expr v = paths[0].value.e;
+    CHECK(as_u64(v.substitute(from, to).simplify()) == 4294967296u);
+}
+
+TEST_CASE("explorer: integer-encoded multiplication by a constant records one obligation",
+          "[explorer][obligations]") {
+    z3::context ctx;
+    m::Explorer ex(ctx, m::Encoding::integer, kTimeoutMs);
+    z3::expr ae = ctx.int_const("a");
+    ex.assume(full_range(ctx, ae, 32));
+    m::Sym<32> a(ae);
+    auto paths = ex.explore([&] { return a * 96; });
+    REQUIRE(paths.size() == 1);
+    REQUIRE(paths[0].obligations.size() == 1);
+    const m::Obligation &ob = paths[0].obligations[0];
+    // a*96 <= 2^32-1 holds iff a <= 44739242 (44739242*96 = 4294967232;
+    // 44739243*96 = 4294967328 > 4294967295)
+    z3::solver s(ctx);
+    s.add(ae >= 0 && ae <= 44739242);
+    s.add(ob.pc && !ob.holds);
+    CHECK(s.check() == z3::unsat);
+    z3::solver s2(ctx);
+    s2.add(ae == 44739243);
+    s2.add(ob.pc && !ob.holds);
+    CHECK(s2.check() == z3::sat);
+}
+
+TEST_CASE("explorer: narrowing Sym<64> to Sym<32> records one obligation",
+          "[explorer][obligations]") {
+    z3::context ctx;
+    m::Explorer ex(ctx, m::Encoding::integer, kTimeoutMs);
+    z3::expr we = ctx.int_const("w");
+    ex.assume(full_range(ctx, we, 64));
+    m::Sym<64> w(we);
+    auto paths = ex.explore([&] {
+        m::Sym<32> narrow = w;
+        return narrow;
+    });
+    REQUIRE(paths.size() == 1);
+    REQUIRE(paths[0].obligations.size() == 1);
+    const m::Obligation &ob = paths[0].obligations[0];
+    // w = 2^32 + 5 loses bits; w = 2^32 - 1 does not
+    z3::solver s(ctx);
+    s.add(we == ctx.int_val(std::uint64_t{4294967301}));
+    s.add(ob.pc && !ob.holds);
+    CHECK(s.check() == z3::sat);
+    z3::solver s2(ctx);
+    s2.add(we >= 0 && we <= ctx.int_val(std::uint64_t{4294967295}));
+    s2.add(ob.pc && !ob.holds);
+    CHECK(s2.check() == z3::unsat);
+
+    // widening Sym<32> -> Sym<64> keeps the value: no obligation
+    z3::expr ue = ctx.int_const("u");
+    ex.assume(full_range(ctx, ue, 32));
+    m::Sym<32> u(ue);
+    auto wide = ex.explore([&] {
+        m::Sym<64> widened = u;
+        return widened;
+    });
+    REQUIRE(wide.size() == 1);
+    CHECK(wide[0].obligations.empty());
+}
+
+TEST_CASE("explorer: bit-vector arithmetic wraps like the machine", "[explorer][obligations]") {
+    z3::context ctx;
+    m::Explorer ex(ctx, m::Encoding::bitvector, kTimeoutMs);
+    z3::expr xe = ctx.bv_const("x", 32);
+    m::Sym<32> x(xe);
+    auto paths = ex.explore([&] { return x + 1; });
+    REQUIRE(paths.size() == 1);
+    CHECK(paths[0].obligations.empty()); // wrap is the semantics, not a fault
+    // valid: x == 0xffffffff -> x + 1 == 0
+    {
+        z3::solver s(ctx);
+        z3::expr r = paths[0].value.e;
+        s.add(!z3::implies(xe == ctx.bv_val(0xffffffffu, 32), r == ctx.bv_val(0u, 32)));
+        CHECK(s.check() == z3::unsat);
+    }
+    // constant-folded: 0xffffffff + 1 == 0 on Sym<32>
+    auto konst = ex.explore([&] { return m::Sym<32>(0xffffffffu) + 1; });
+    REQUIRE(konst.size() == 1);
+    CHECK(as_u64(konst[0].value.e.simplify()) == 0u);
+    // 32-bit multiplication wraps too: 65536 * 65536 = 2^32 = 0 (mod 2^32)
+    auto mul = ex.explore([&] { return m::Sym<32>(65536u) * m::Sym<32>(65536u); });
+    CHECK(as_u64(mul[0].value.e.simplify()) == 0u);
+    // unsigned comparison: 0xffffffff > 1 (a signed bvsgt would say no)
+    auto cmp = ex.explore([&]() -> int { return m::Sym<32>(0xffffffffu) > m::Sym<32>(1u) ? 1 : 0; });
+    REQUIRE(cmp.size() == 1);
+    CHECK(cmp[0].value == 1);
+}
