@@ -207,9 +207,20 @@ int cmd_prove(const ProveArgs &a) {
     return differ ? 1 : 0;
 }
 
+namespace {
+// Replay a loaded reproducer; scenario errors are reported against the file.
+ReplayResult replay_file(const Reproducer &r, const std::string &file) {
+    try {
+        return r.invariant->replay(*r.variant, r.arch, r.doc);
+    } catch (const input_error &e) {
+        throw input_error(file + ": " + e.what());
+    }
+}
+} // namespace
+
 int cmd_replay(const std::string &file, bool as_json) {
     Reproducer r = load_reproducer(file);
-    ReplayResult rr = r.invariant->replay(*r.variant, r.arch, r.doc);
+    ReplayResult rr = replay_file(r, file);
     if (as_json) {
         std::cout << replay_json(r, rr).dump(2) << "\n";
         return 0;
@@ -230,7 +241,7 @@ int cmd_replay(const std::string &file, bool as_json) {
 
 int cmd_explain(const std::string &file) {
     Reproducer r = load_reproducer(file);
-    ReplayResult rr = r.invariant->replay(*r.variant, r.arch, r.doc);
+    ReplayResult rr = replay_file(r, file);
     std::cout << reviewer_report(r, rr, file);
     return 0;
 }

@@ -24,8 +24,8 @@ int main(int argc, char **argv) {
     prove->add_option("--variant", pa.variants, "a variant id (repeatable)");
     prove->add_option("--invariant", pa.invariants, "an invariant id (repeatable)");
     prove->add_option("--arch", pa.arch, "ilp32, lp64 or all (default all)");
-    prove->add_option("--timeout-ms", pa.timeout_ms, "per solver query (default 10000)")->check(CLI::PositiveNumber);
-    prove->add_option("--jobs", pa.jobs, "parallel proofs (default: one per core)")->check(CLI::PositiveNumber);
+    prove->add_option("--timeout-ms", pa.timeout_ms, "per solver query (default 10000)")->check(CLI::Range(1u, 3600000u));
+    prove->add_option("--jobs", pa.jobs, "parallel proofs (default: one per core)")->check(CLI::Range(1u, 4096u));
     prove->add_flag("--json", pa.json, "print JSON");
     prove->add_option("--out", pa.out, "write reports, reproducers, results.json here");
     prove->add_option("--corpus", pa.corpus, "also store reproducers in this corpus directory");
@@ -38,6 +38,17 @@ int main(int argc, char **argv) {
     auto *explain = app.add_subcommand("explain", "print the reviewer report of a reproducer");
     explain->add_option("file", file, "reproducer JSON")->required();
 
+    auto known = [&](const std::string &name) {
+        for (const CLI::App *sub : app.get_subcommands({}))
+            if (sub->get_name() == name)
+                return true;
+        return false;
+    };
+    if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
+        std::cerr << "schedcheck: error: unknown command \"" << argv[1]
+                  << "\" (commands: variants, invariants, prove, replay, explain)\n";
+        return 2;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp &e) {

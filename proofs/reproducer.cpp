@@ -94,8 +94,8 @@ template <class A> cpuload::scenario<A> scenario_from_json(const json &doc, unsi
         init.at("cpu_load").size() != cpuload::CPU_LOAD_IDX_MAX)
         throw input_error("initial.cpu_load: expected an array of 5 integers");
     for (int i = 0; i < cpuload::CPU_LOAD_IDX_MAX; i++) {
-        json wrap{{"v", init.at("cpu_load")[i]}};
-        s.init.cpu_load[i] = get_uint(wrap, "v", lb, "initial.cpu_load[" + std::to_string(i) + "]");
+        json wrap{{"cpu_load[" + std::to_string(i) + "]", init.at("cpu_load")[i]}};
+        s.init.cpu_load[i] = get_uint(wrap, "cpu_load[" + std::to_string(i) + "]", lb, "initial");
     }
     s.init.last_load_update_tick = get_uint(init, "last_load_update_tick", lb, "initial");
     s.init.cfs.runnable_load_avg = get_uint(init, "runnable_load_avg", lb, "initial");

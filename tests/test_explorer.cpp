@@ -377,7 +377,18 @@ TEST_CASE("explorer: bit-vector arithmetic wraps like the machine", "[explorer][
     m::Sym<32> x(xe);
     auto paths = ex.explore([&] { return x + 1; });
     REQUIRE(paths.size() == 1);
-    CHECK(paths[0].obligations.empty()); // wrap is the semantics, not a fault
+    // The wrap is the value's semantics; the recorded obligation is the
+    // solver's no-overflow predicate, false exactly when x == 0xffffffff.
+    REQUIRE(paths[0].obligations.size() == 1);
+    {
+        z3::solver s(ctx);
+        s.add(!paths[0].obligations[0].holds);
+        REQUIRE(s.check() == z3::sat);
+        CHECK(as_u64(s.get_model().eval(xe, true)) == 0xffffffffu);
+        z3::solver v(ctx);
+        v.add(!paths[0].obligations[0].holds && xe != ctx.bv_val(0xffffffffu, 32));
+        CHECK(v.check() == z3::unsat);
+    }
     // valid: x == 0xffffffff -> x + 1 == 0
     {
         z3::solver s(ctx);

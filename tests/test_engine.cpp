@@ -1,0 +1,118 @@
+// The proof engine's own guarantees: a counterexample that does not replay
+// is an internal error; an empty domain or an unreachable premise is never
+// PROVED.
+#include <catch2/catch.hpp>
+
+#include "proofs/engine.h"
+
+using namespace sc;
+using namespace sc::proofs;
+using cpuload::op;
+
+namespace {
+
+// "After one tick, cpu_load[0] differs from the sampled load": false for
+// every input, so the solver finds a model at once.
+struct FalseClaim {
+    static constexpr const char *id = "test.false_claim";
+    static constexpr bool overflow = false;
+    template <class A, class In> static cpuload::scenario<A> build(In &in, const BuildCtx &bc) {
+        cpuload::scenario<A> s{};
+        auto L = in.template var<typename A::ulong>("L", 0, bc.load_hi, true);
+        cpuload::step<A> st{op::tick};
+        st.a = L;
+        st.b = 1;
+        s.steps = {st};
+        return s;
+    }
+    template <class A>
+    static std::vector<Check<A>> proof_checks(cpuload::patch_level, const cpuload::scenario<A> &s,
+                                              const cpuload::trace<A> &t, const BuildCtx &) {
+        return {{"claim", true, "cpu_load[0]", t.recs[0].after.cpu_load[0], cmp::ne, "L", s.steps[0].a}};
+    }
+};
+
+// A property whose premise needs L > max_load: outside the domain.
+struct Unreachable : FalseClaim {
+    template <class A>
+    static std::vector<Check<A>> proof_checks(cpuload::patch_level, const cpuload::scenario<A> &s,
+                                              const cpuload::trace<A> &t, const BuildCtx &bc) {
+        return {{"claim", s.steps[0].a > typename A::ulong(bc.dom.max_load), "cpu_load[0]",
+                 t.recs[0].after.cpu_load[0], cmp::ne, "L", s.steps[0].a}};
+    }
+};
+
+} // namespace
+
+TEST_CASE("engine: a counterexample that does not replay is an internal error", "[engine]") {
+    JobSolvers js(5000);
+    const Variant &v = *find_variant("cpuload/v3.13");
+    Case c{"only"};
+    std::function<ReplayResult(const cpuload::scenario<checked_lp64> &)> lying = [](const auto &) {
+        return ReplayResult{}; // "not violated"
+    };
+    CHECK_THROWS_AS((prove_case<FalseClaim, model::sym_lp64, checked_lp64>(js, v, Arch::lp64, c, lying, ~0ULL, false)),
+                    internal_error);
+}
+
+TEST_CASE("engine: a counterexample that replays is reported with its inputs", "[engine]") {
+    JobSolvers js(5000);
+    const Variant &v = *find_variant("cpuload/v3.13");
+    Case c{"only"};
+    std::function<ReplayResult(const cpuload::scenario<checked_lp64> &)> honest = [](const auto &) {
+        ReplayResult r;
+        r.violated = true;
+        return r;
+    };
+    CaseOutcome o = prove_case<FalseClaim, model::sym_lp64, checked_lp64>(js, v, Arch::lp64, c, honest, ~0ULL, false);
+    CHECK(o.verdict == Verdict::COUNTEREXAMPLE);
+    REQUIRE(o.cex.has_value());
+    REQUIRE(o.cex->inputs.size() == 1);
+    CHECK(o.cex->inputs[0].first == "L");
+    CHECK(o.cex->inputs[0].second <= load_domain(Arch::lp64).max_load);
+}
+
+TEST_CASE("engine: a premise no input reaches gives UNKNOWN (vacuous), never PROVED", "[engine]") {
+    JobSolvers js(5000);
+    const Variant &v = *find_variant("cpuload/v3.13");
+    Case c{"only"};
+    std::function<ReplayResult(const cpuload::scenario<checked_lp64> &)> replay = [](const auto &) {
+        return ReplayResult{};
+    };
+    CaseOutcome o = prove_case<Unreachable, model::sym_lp64, checked_lp64>(js, v, Arch::lp64, c, replay, ~0ULL, false);
+    CHECK(o.verdict == Verdict::UNKNOWN);
+    CHECK(o.reason.find("vacuous") != std::string::npos);
+}
+
+// "No two 32-bit numbers multiply to N", N = 1921618823 * 1282972393 (two
+// primes): true only at the factors, i.e. factoring, which no solver does in
+// 200 ms.  The answer must be UNKNOWN with a reason, not PROVED.
+struct Factoring : FalseClaim {
+    template <class A, class In> static cpuload::scenario<A> build(In &in, const BuildCtx &) {
+        cpuload::scenario<A> s{};
+        cpuload::step<A> st{op::decay};
+        st.a = in.template var<typename A::ulong>("p", 2, 0xffffffffULL);
+        st.b = in.template var<typename A::ulong>("q", 2, 0xffffffffULL);
+        st.idx = 1;
+        s.steps = {st};
+        return s;
+    }
+    template <class A>
+    static std::vector<Check<A>> proof_checks(cpuload::patch_level, const cpuload::scenario<A> &s,
+                                              const cpuload::trace<A> &, const BuildCtx &) {
+        typename A::ulong prod = s.steps[0].a * s.steps[0].b;
+        return {{"no factors", true, "p * q", prod, cmp::ne, "N", typename A::ulong(2465383899778153439ULL)}};
+    }
+};
+
+TEST_CASE("engine: a solver timeout is UNKNOWN with its reason", "[engine]") {
+    JobSolvers js(200);
+    const Variant &v = *find_variant("cpuload/v3.13");
+    Case c{"only"};
+    std::function<ReplayResult(const cpuload::scenario<checked_lp64> &)> replay = [](const auto &) {
+        return ReplayResult{};
+    };
+    CaseOutcome o = prove_case<Factoring, model::sym_lp64, checked_lp64>(js, v, Arch::lp64, c, replay, ~0ULL, false);
+    CHECK(o.verdict == Verdict::UNKNOWN);
+    CHECK_FALSE(o.reason.empty());
+}
