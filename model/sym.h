@@ -163,10 +163,21 @@ template <unsigned W> struct Sym {
 
     friend SymBool operator==(const Sym &a, const Sym &b) { return SymBool(a.e == b.e); }
     friend SymBool operator!=(const Sym &a, const Sym &b) { return SymBool(a.e != b.e); }
+    // Unsigned facts the simplifier does not know about integer terms:
+    // nothing is below 0, and 0 is below or equal to everything.  Settling
+    // them here spares the explorer a solver check per such branch.
+    static bool is_zero(const z3::expr &x) {
+        std::uint64_t v = 1;
+        return x.is_numeral() && x.is_numeral_u64(v) && v == 0;
+    }
     friend SymBool operator<(const Sym &a, const Sym &b) {
+        if (is_zero(b.e))
+            return SymBool(false);
         return SymBool(current_encoding() == Encoding::integer ? a.e < b.e : z3::ult(a.e, b.e));
     }
     friend SymBool operator<=(const Sym &a, const Sym &b) {
+        if (is_zero(a.e))
+            return SymBool(true);
         return SymBool(current_encoding() == Encoding::integer ? a.e <= b.e : z3::ule(a.e, b.e));
     }
     friend SymBool operator>(const Sym &a, const Sym &b) { return b < a; }

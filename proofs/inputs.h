@@ -40,7 +40,11 @@ class SymInputs {
                                                                  : c.bv_const(name.c_str(), N);
         consts_.emplace(name, x);
         W w(x);
-        ex_.assume((W(lo) <= w).e && (w <= W(hi)).e);
+        // Built from raw terms: Sym's comparisons assume the range holds.
+        if (ex_.encoding() == model::Encoding::integer)
+            ex_.assume(c.int_val(lo) <= x && x <= c.int_val(hi));
+        else
+            ex_.assume(z3::ule(c.bv_val(lo, N), x) && z3::ule(x, c.bv_val(hi, N)));
         if (is_load)
             load_vars_.push_back(x);
         return w;
