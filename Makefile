@@ -75,7 +75,7 @@ fuzz: deps
 	cmake --build $(AFLBUILD) -j $(JOBS) --target cpuload_property_afl
 	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
 	  timeout --preserve-status $$(( $(FUZZ_SECONDS) + 30 )) \
-	  afl-fuzz -V $(FUZZ_SECONDS) -i corpora/cpuload -o $(AFLBUILD)/findings \
+	  afl-fuzz -V $(FUZZ_SECONDS) -x corpora/cpuload.dict -i corpora/cpuload -o $(AFLBUILD)/findings \
 	  -- ./$(AFLBUILD)/fuzz/cpuload_property_afl
 	@crashes=$$(ls $(AFLBUILD)/findings/default/crashes 2>/dev/null | grep -v README | wc -l); \
 	  echo "afl-fuzz: $$crashes crashing inputs"; test $$crashes -eq 0

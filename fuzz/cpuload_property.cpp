@@ -436,8 +436,11 @@ template <class A>
     }
     if (!rr.wraps.empty()) {
         r += "wraps:\n";
-        for (const std::string &w : rr.wraps)
-            r += "  " + w + "\n";
+        constexpr std::size_t shown = 16;
+        for (std::size_t k = 0; k < rr.wraps.size() && k < shown; ++k)
+            r += "  " + rr.wraps[k] + "\n";
+        if (rr.wraps.size() > shown)
+            r += "  ... " + std::to_string(rr.wraps.size() - shown) + " more\n";
     }
     if (!rr.trace.empty()) {
         r += "trace:\n" + rr.trace;

@@ -167,7 +167,7 @@ Reproducer parse_reproducer(const std::string &text, const std::string &origin) 
     json doc;
     try {
         doc = json::parse(text);
-    } catch (const json::parse_error &e) {
+    } catch (const json::exception &e) { // parse errors, and numbers no double can hold
         throw input_error(origin + ": not valid JSON: " + e.what());
     }
     if (!doc.is_object())

@@ -119,6 +119,7 @@ TEST_CASE("cli: a corrupt reproducer is rejected with the field named", "[cli][b
     std::vector<Case> cases;
     cases.push_back({"not-json", "{\"format\": ", "not valid JSON"});
     cases.push_back({"array", "[1, 2]", "expected a JSON object"});
+    cases.push_back({"huge-number", "{\"format\": 1E400}", "not valid JSON"}); // found by afl-fuzz
     {
         auto j = good_repro();
         j["arch"] = 5;
