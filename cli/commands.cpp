@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "proofs/domain.h"
+#include "proofs/equiv.h"
 #include "proofs/expected.h"
 #include "proofs/matrix.h"
 #include "proofs/report.h"
@@ -244,6 +245,67 @@ int cmd_explain(const std::string &file) {
     ReplayResult rr = replay_file(r, file);
     std::cout << reviewer_report(r, rr, file);
     return 0;
+}
+
+int cmd_equiv(const EquivArgs &a) {
+    const Variant *v = find_variant(a.variant);
+    if (!v)
+        throw input_error("unknown variant \"" + a.variant + "\" (see `schedcheck variants`)");
+    std::vector<Arch> arches;
+    if (a.arch == "all")
+        arches = {Arch::ilp32, Arch::lp64};
+    else if (a.arch == "ilp32" || a.arch == "lp64")
+        arches = {a.arch == "ilp32" ? Arch::ilp32 : Arch::lp64};
+    else
+        throw input_error("--arch: expected ilp32, lp64 or all, got \"" + a.arch + "\"");
+    std::vector<EquivResult> rs;
+    for (Arch ar : arches)
+        rs.push_back(prove_equivalence(*v, a.oracle, ar, a.timeout_ms));
+    bool all_equal = true;
+    for (const auto &r : rs)
+        all_equal &= r.verdict == EquivVerdict::EQUIVALENT;
+    if (a.json) {
+        json arr = json::array();
+        for (const auto &r : rs)
+            arr.push_back(equiv_json(r));
+        std::cout << json{{"results", arr}}.dump(2) << "\n";
+    } else {
+        for (const auto &r : rs)
+            std::cout << equiv_text(r);
+    }
+    return all_equal ? 0 : 1;
+}
+
+int cmd_oracle_list(bool as_json) {
+    std::vector<OracleInfo> os = oracles();
+    if (as_json) {
+        json arr = json::array();
+        for (const auto &o : os)
+            arr.push_back({{"id", o.id},
+                           {"description", o.description},
+                           {"available", o.available},
+                           {"reason", o.reason},
+                           {"definitions", o.definitions},
+                           {"same_as", o.same_as}});
+        std::cout << json{{"oracles", arr}}.dump(2) << "\n";
+        return 0;
+    }
+    for (const auto &o : os) {
+        std::cout << fmt::format("{:<15} {}\n", o.id, o.available ? o.description : "unavailable: " + o.reason);
+        if (o.available) {
+            std::string d;
+            for (const auto &x : o.definitions)
+                d += (d.empty() ? "" : ", ") + x;
+            std::cout << fmt::format("{:<15} definitions: {}\n{:<15} meant to equal: {}\n", "", d, "", o.same_as);
+        }
+    }
+    return 0;
+}
+
+int cmd_oracle_build(const std::string &, const std::string &, const std::string &) {
+    throw input_error("oracle build: building an oracle from a kernel tree, tarball or patch at run time is not "
+                      "implemented yet; the built-in seed-000 oracles are extracted at build time "
+                      "(see `schedcheck oracle list`)");
 }
 
 } // namespace sc::cli

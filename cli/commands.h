@@ -26,4 +26,14 @@ int cmd_prove(const ProveArgs &a);
 int cmd_replay(const std::string &file, bool json);
 int cmd_explain(const std::string &file);
 
+struct EquivArgs {
+    std::string variant, oracle;
+    std::string arch = "all";
+    unsigned timeout_ms = 10000;
+    bool json = false;
+};
+int cmd_equiv(const EquivArgs &a);
+int cmd_oracle_list(bool json);
+int cmd_oracle_build(const std::string &kernel, const std::string &patch, const std::string &name);
+
 } // namespace sc::cli

@@ -38,6 +38,24 @@ int main(int argc, char **argv) {
     auto *explain = app.add_subcommand("explain", "print the reviewer report of a reproducer");
     explain->add_option("file", file, "reproducer JSON")->required();
 
+    EquivArgs ea;
+    auto *equiv = app.add_subcommand("equiv", "prove a variant equivalent to a kernel-extracted oracle");
+    equiv->add_option("--variant", ea.variant, "a variant id")->required();
+    equiv->add_option("--oracle", ea.oracle, "an oracle id (see `schedcheck oracle list`)")->required();
+    equiv->add_option("--arch", ea.arch, "ilp32, lp64 or all (default all)");
+    equiv->add_option("--timeout-ms", ea.timeout_ms, "per solver query (default 10000)")->check(CLI::Range(1u, 3600000u));
+    equiv->add_flag("--json", ea.json, "print JSON");
+
+    auto *oracle = app.add_subcommand("oracle", "kernel-extracted oracles");
+    oracle->require_subcommand(1);
+    auto *olist = oracle->add_subcommand("list", "the oracles built into this binary");
+    olist->add_flag("--json", json, "print JSON");
+    std::string okernel, opatch, oname;
+    auto *obuild = oracle->add_subcommand("build", "build an oracle from a kernel tree or patch (not yet)");
+    obuild->add_option("--kernel", okernel, "kernel tree or linux-source tarball");
+    obuild->add_option("--patch", opatch, "unified diff or mbox");
+    obuild->add_option("--name", oname, "oracle name");
+
     auto known = [&](const std::string &name) {
         for (const CLI::App *sub : app.get_subcommands({}))
             if (sub->get_name() == name)
@@ -46,7 +64,7 @@ int main(int argc, char **argv) {
     };
     if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
         std::cerr << "schedcheck: error: unknown command \"" << argv[1]
-                  << "\" (commands: variants, invariants, prove, replay, explain)\n";
+                  << "\" (commands: variants, invariants, prove, replay, explain, equiv, oracle)\n";
         return 2;
     }
     try {
@@ -71,6 +89,12 @@ int main(int argc, char **argv) {
             return cmd_replay(file, json);
         if (*explain)
             return cmd_explain(file);
+        if (*equiv)
+            return cmd_equiv(ea);
+        if (*olist)
+            return cmd_oracle_list(json);
+        if (*obuild)
+            return cmd_oracle_build(okernel, opatch, oname);
     } catch (const sc::proofs::input_error &e) {
         std::cerr << "schedcheck: error: " << e.what() << "\n";
         return 2;

@@ -65,14 +65,16 @@ void Explorer::begin_run() {
     trail_.clear();
     pc_ = z3::expr_vector(ctx_);
     obligations_.clear();
+    taken_.clear();
     running_ = true;
     ++stats_.runs;
 }
 
 void Explorer::end_run() {
     running_ = false;
-    if (!pc_.empty())
-        solver_.pop(pc_.size());
+    if (scopes_)
+        solver_.pop(scopes_);
+    scopes_ = 0;
 }
 
 z3::expr Explorer::path_condition() const {
@@ -104,30 +106,39 @@ bool Explorer::decide(const z3::expr &cond) {
     bool take;
     if (pos_ < prefix_.size()) {
         take = prefix_[pos_++];
+    } else if (taken_.count(c.id()) || taken_.count((!c).id())) {
+        // The path already decided this very condition (both sides of a
+        // differential run branch alike): forced, no solver needed.
+        take = taken_.count(c.id()) != 0;
+        ++stats_.forced;
     } else {
         // "unknown" counts as feasible: exploring a path too many is sound,
-        // dropping a real one is not.
-        if (check_with(c) == z3::unsat) {
-            if (stats_.unknown_checks && check_with(!c) == z3::unsat)
-                throw infeasible_path{}; // the prefix itself is infeasible
-            take = false;
-            ++stats_.forced;
-        } else if (check_with(!c) == z3::unsat) {
-            take = true;
-            ++stats_.forced;
-        } else {
+        // dropping a real one is not.  With the true side unsat the false
+        // side is sat, as the path so far is; only after an "unknown" may
+        // the path itself be empty.
+        bool t_sat = lazy_ || check_with(c) != z3::unsat;
+        bool f_sat = lazy_ || t_sat || stats_.unknown_checks ? lazy_ || check_with(!c) != z3::unsat : true;
+        if (!t_sat && !f_sat)
+            throw infeasible_path{};
+        take = t_sat;
+        if (t_sat && f_sat) {
             std::vector<bool> alt = trail_;
             alt.push_back(false);
             pending_.push_back(std::move(alt));
-            take = true;
             ++stats_.forks;
+        } else {
+            ++stats_.forced;
         }
     }
     trail_.push_back(take);
     z3::expr taken = take ? c : !c;
     pc_.push_back(taken);
-    solver_.push();
-    solver_.add(taken);
+    taken_.insert(taken.id());
+    if (!lazy_) { // a lazy run asks the solver nothing: do not make it digest the path
+        solver_.push();
+        solver_.add(taken);
+        ++scopes_;
+    }
     return take;
 }
 

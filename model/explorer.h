@@ -16,6 +16,7 @@
 #include "model/sym.h"
 
 #include <cstddef>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -56,6 +57,13 @@ class Explorer {
     // a solver scope opened by begin_case and dropped by end_case.
     void begin_case();
     void end_case();
+
+    // Lazy exploration forks on every undecided branch without asking the
+    // solver: paths may be infeasible, which is sound wherever each path is
+    // followed by a query that includes its path condition (an infeasible
+    // path then answers unsat).  Only for code without loops on symbolic
+    // values, where the path count stays small.
+    void set_lazy(bool lazy) { lazy_ = lazy; }
 
     // Domain constraints hold on every path and in every query.
     void assume(const z3::expr &c);
@@ -110,9 +118,12 @@ class Explorer {
     z3::expr_vector pc_;
     std::vector<Obligation> obligations_;
     std::vector<bool> prefix_, trail_;
+    std::set<unsigned> taken_;          // ids of the conditions taken on this path
     std::size_t pos_ = 0;
     std::vector<std::vector<bool>> pending_;
     bool running_ = false;
+    bool lazy_ = false;
+    unsigned scopes_ = 0; // solver scopes opened by this run
     bool path_limit_hit_ = false;
     ExplorerStats stats_;
     Explorer *prev_;

@@ -71,6 +71,11 @@ template <unsigned W> struct Sym {
     template <unsigned W2>
         requires(W2 != W)
     Sym(const Sym<W2> &o) : e(o.e) {
+        std::uint64_t v = 0;
+        if (o.e.is_numeral() && o.e.is_numeral_u64(v) && (W >= W2 || v <= mask)) {
+            e = lit(v); // a constant converts to the same term as a literal of this width
+            return;
+        }
         if (current_encoding() == Encoding::integer) {
             if constexpr (W < W2)
                 record_obligation(o.e <= max_int(), "narrowing to " + std::to_string(W) + " bits");

@@ -244,3 +244,15 @@ TEST_CASE("regression: every reproducer in corpora/cpuload still reproduces", "[
     }
     CHECK(n > 0);
 }
+
+TEST_CASE("cli: equiv and oracle commands", "[cli][equiv]") {
+    Run u = run("equiv --variant cpuload/v3.13 --oracle linux-9.9");
+    CHECK(u.code == 2);
+    CHECK(u.out.find("unknown oracle \"linux-9.9\"") != std::string::npos);
+    Run b = run("oracle build --patch /nonexistent.mbox");
+    CHECK(b.code == 2);
+    CHECK(b.out.find("not implemented yet") != std::string::npos);
+    Run l = run("oracle list --json");
+    REQUIRE(l.code == 0);
+    CHECK(nlohmann::json::parse(l.out)["oracles"].size() == 3);
+}

@@ -1,0 +1,27 @@
+// Token-based type rewriting for extracted kernel text.
+//
+// One extracted function is compiled against several integer models (ilp32,
+// lp64, the symbolic types).  A typedef cannot retarget `unsigned long`, so
+// the builtin type names are rewritten to the project's aliases:
+//
+//   unsigned long [int]          -> sc_ulong
+//   long [int], signed long      -> sc_slong
+//   unsigned long long           -> sc_u64
+//   long long, signed long long  -> sc_s64
+//   unsigned [int]               -> sc_uint
+//   u64 / s64 / u32              -> sc_u64 / sc_s64 / sc_u32
+//   int, signed, char, short and floating types -> unchanged
+//                                   (unsigned char stays unsigned char)
+//
+// Casts are type names too, so `(u32)x` becomes `(sc_u32)x`.  Only tokens
+// change: comments, string and character literals and all spacing are
+// copied verbatim.  Macro bodies (#define lines) are rewritten the same way;
+// other directives are left alone.
+#pragma once
+#include <string>
+
+namespace sc::oracle {
+
+std::string rewrite_types(const std::string &c_text);
+
+} // namespace sc::oracle

@@ -1,0 +1,358 @@
+// Equivalence proofs between a cpuload reference variant and an oracle
+// extracted from kernel text (oracle/, generated at build time).
+//
+// Both sides run in the same exploration on the same symbolic inputs, in
+// the bit-vector encoding (exact machine arithmetic, wrap included), so a
+// path condition covers the branches of both.  Per path the solver is asked
+// for an input where some output or state field differs.  A model is
+// replayed on the concrete instantiation of both sides and must differ
+// there too, or it is an internal error.
+#include "proofs/equiv.h"
+
+#include <chrono>
+#include <fmt/format.h>
+
+#include "oracle_gen/seed000.h"
+#include "proofs/domain.h"
+#include "proofs/engine.h"
+#include "proofs/invariant.h"
+#include "proofs/report.h"
+#include "ref/cpuload.h"
+
+namespace sc::proofs {
+
+const char *equiv_name(EquivVerdict v) {
+    return v == EquivVerdict::EQUIVALENT ? "EQUIVALENT" : v == EquivVerdict::DIFFERENT ? "DIFFERENT" : "UNKNOWN";
+}
+
+namespace {
+
+using cpuload::patch_level;
+
+constexpr std::uint64_t pct_lo = 100, pct_hi = 1000;
+
+struct ECase {
+    std::string function; // decay_load_missed, __update_cpu_load, source_load/target_load
+    int idx = 0;          // decay index, or load type
+    std::int64_t pending = -1;
+    bool lb_bias = true;
+    std::uint64_t pct = 125;
+};
+
+template <class A> using Outs = std::vector<std::pair<std::string, std::pair<typename A::ulong, typename A::ulong>>>;
+
+template <class A> struct EIn {
+    typename A::ulong cpu_load[5];
+    typename A::ulong load, n, runnable;
+};
+
+template <class A, class In> EIn<A> declare(In &in, const ECase &c, std::uint64_t umax) {
+    using ulong = typename A::ulong;
+    EIn<A> x{};
+    if (c.function == "decay_load_missed") {
+        x.load = in.template var<ulong>("load", 0, umax);
+        x.n = in.template var<ulong>("missed_updates", 0, umax);
+    } else if (c.function == "__update_cpu_load") {
+        for (int i = 0; i < 5; i++)
+            x.cpu_load[i] = in.template var<ulong>("cpu_load[" + std::to_string(i) + "]", 0, umax);
+        x.load = in.template var<ulong>("this_load", 0, umax);
+        x.n = c.pending >= 0 ? in.template fixed<ulong>("pending_updates", c.pending)
+                             : in.template var<ulong>("pending_updates", 130, umax);
+    } else {
+        for (int i = 0; i < 5; i++)
+            x.cpu_load[i] = in.template var<ulong>("cpu_load[" + std::to_string(i) + "]", 0, umax);
+        x.runnable = in.template var<ulong>("runnable_load_avg", 0, umax);
+    }
+    return x;
+}
+
+// Run both sides on the inputs; every output and state field as a pair.
+template <template <class> class O, class A, patch_level P> Outs<A> run(const EIn<A> &x, const ECase &c) {
+    using ulong = typename A::ulong;
+    using OA = O<A>;
+    Outs<A> out;
+    typename OA::rq orq{};
+    cpuload::rq<A> r{};
+    for (int i = 0; i < 5; i++)
+        r.cpu_load[i] = x.cpu_load[i];
+    if constexpr (OA::has_load_array) {
+        for (int i = 0; i < 5; i++)
+            orq.cpu_load[i] = x.cpu_load[i];
+    } else {
+        orq.cpu_load = x.cpu_load[0];
+    }
+    // A slot the oracle's runqueue does not have keeps its value.
+    auto oslot = [&](int i) -> ulong {
+        if constexpr (OA::has_load_array)
+            return orq.cpu_load[i];
+        else
+            return i == 0 ? orq.cpu_load : x.cpu_load[i];
+    };
+    if (c.function == "decay_load_missed") {
+        if constexpr (P <= patch_level::shi_1 && requires { OA::decay_load_missed(ulong(0), ulong(0), 1); })
+            out.push_back({"result", {cpuload::decay_load_missed<A>(x.load, x.n, c.idx),
+                                      OA::decay_load_missed(x.load, x.n, c.idx)}});
+    } else if (c.function == "__update_cpu_load") {
+        cpuload::__update_cpu_load<A, P>(r, x.load, x.n);
+        if constexpr (requires { OA::__update_cpu_load(&orq, x.load, x.n); })
+            OA::__update_cpu_load(&orq, x.load, x.n);
+        else
+            OA::__update_cpu_load(&orq, x.load);
+        for (int i = 0; i < 5; i++)
+            out.push_back({"cpu_load[" + std::to_string(i) + "]", {r.cpu_load[i], oslot(i)}});
+    } else {
+        r.cfs.runnable_load_avg = x.runnable;
+        orq.cfs.runnable_load_avg = x.runnable;
+        OA::shim_rq = &orq;
+        OA::shim_feat_LB_BIAS = c.lb_bias;
+        ulong os, ot;
+        if constexpr (requires { OA::source_load(0, 0); })
+            os = OA::source_load(0, c.idx);
+        else
+            os = OA::source_load(0);
+        if constexpr (OA::target_arg == 2)
+            ot = OA::target_load(0, c.idx);
+        else if constexpr (OA::target_arg == 3)
+            ot = OA::target_load(0, static_cast<int>(c.pct));
+        else
+            ot = OA::target_load(0);
+        OA::shim_rq = nullptr;
+        out.push_back({"source_load", {cpuload::source_load<A, P>(r, c.idx, c.lb_bias), os}});
+        out.push_back({"target_load",
+                       {cpuload::target_load<A, P>(r, c.idx, typename A::uint(c.pct), c.lb_bias), ot}});
+    }
+    return out;
+}
+
+template <template <class> class O> struct OracleEntry {
+    static bool has(const char *const *list, const char *name) {
+        for (; *list; ++list)
+            if (std::string(*list) == name)
+                return true;
+        return false;
+    }
+};
+
+template <template <class> class O, class S, class C, patch_level P>
+void prove(EquivResult &res, const char *const *has, unsigned timeout_ms) {
+    const LoadDomain &dom = load_domain(res.arch);
+    std::vector<ECase> cases;
+    bool ref_decay = P <= patch_level::shi_1, o_decay = OracleEntry<O>::has(has, "decay_load_missed");
+    if (ref_decay && o_decay) {
+        res.compared.push_back("decay_load_missed");
+        for (int idx = 1; idx < 5; idx++)
+            cases.push_back({"decay_load_missed", idx});
+    } else if (ref_decay || o_decay) {
+        res.skipped.push_back(std::string("decay_load_missed (only in the ") + (ref_decay ? "reference)" : "oracle)"));
+    }
+    if (OracleEntry<O>::has(has, "__update_cpu_load")) {
+        res.compared.push_back("__update_cpu_load");
+        for (std::int64_t p = 1; p < 130; p++)
+            cases.push_back({"__update_cpu_load", 0, p});
+        cases.push_back({"__update_cpu_load", 0, -1});
+    }
+    if (OracleEntry<O>::has(has, "source_load") && OracleEntry<O>::has(has, "target_load")) {
+        res.compared.push_back("source_load");
+        res.compared.push_back("target_load");
+        bool types = P <= patch_level::shi_1 || requires { O<C>::source_load(0, 0); } || O<C>::target_arg == 2;
+        bool pcts = P >= patch_level::shi_1_5 || O<C>::target_arg == 3;
+        for (int bias = 0; bias < 2; bias++)
+            for (int t = 0; t < (types ? 5 : 1); t++)
+                for (std::uint64_t pct = pcts ? pct_lo : 125; pct <= (pcts ? pct_hi : 125); pct++)
+                    cases.push_back({"source_load/target_load", t, -1, bias != 0, pct});
+    }
+    res.domain = fmt::format("all {}-bit values of every load and cpu_load[] input; pending_updates >= 1; "
+                             "imbalance_pct {}..{}; load types 0..4; LB_BIAS on and off",
+                             S::long_bits, pct_lo, pct_hi);
+    if (res.compared.empty()) {
+        res.verdict = EquivVerdict::UNKNOWN;
+        res.reason = "the oracle and the variant have no function in common";
+        return;
+    }
+
+    z3::context ctx;
+    model::Explorer ex(ctx, model::Encoding::bitvector, timeout_ms);
+    z3::solver s(ctx);
+    z3::params prm(ctx);
+    prm.set("timeout", timeout_ms);
+    s.set(prm);
+    for (const ECase &c : cases) {
+        ex.begin_case();
+        s.push();
+        SymInputs in(ex);
+        EIn<S> x = declare<S>(in, c, dom.ulong_max);
+        // No loop depends on a symbolic value except in the decay: explore
+        // the rest lazily (every path is followed by a query anyway).
+        ex.set_lazy(c.function == "source_load/target_load" || (c.function == "__update_cpu_load" && c.pending >= 0));
+        for (const auto &d : ex.domain())
+            s.add(d);
+        auto paths = ex.explore([&] { return run<O, S, P>(x, c); });
+        res.paths += paths.size();
+        if (ex.path_limit_hit()) {
+            res.verdict = EquivVerdict::UNKNOWN;
+            res.reason = "path limit reached in " + c.function;
+            return;
+        }
+        for (const auto &pa : paths) {
+            z3::expr_vector diff(ctx);
+            for (const auto &o : pa.value) {
+                // Both sides often build the very same term: nothing to ask.
+                if (o.second.first.e.id() == o.second.second.e.id())
+                    continue;
+                z3::expr d = (o.second.first.e != o.second.second.e).simplify();
+                if (!d.is_false())
+                    diff.push_back(d);
+            }
+            if (diff.empty())
+                continue;
+            s.push();
+            s.add(pa.pc);
+            s.add(z3::mk_or(diff));
+            ++res.queries;
+            z3::check_result r = s.check();
+            if (r == z3::unknown) {
+                res.verdict = EquivVerdict::UNKNOWN;
+                res.reason = c.function + ": " + s.reason_unknown();
+                return;
+            }
+            if (r == z3::sat) {
+                // Replay the distinguishing input on both concrete sides.
+                auto named = model_inputs(in, s.get_model());
+                ConcreteInputs cin(std::map<std::string, std::uint64_t>(named.begin(), named.end()));
+                EIn<C> cx = declare<C>(cin, c, dom.ulong_max);
+                Outs<C> co = run<O, C, P>(cx, c);
+                bool differs = false;
+                for (const auto &o : co)
+                    differs |= o.second.first != o.second.second;
+                if (!differs)
+                    throw internal_error("distinguishing input for " + c.function + " (" + res.variant + " vs " +
+                                         res.oracle + ") gives equal outputs on the concrete sides");
+                res.verdict = EquivVerdict::DIFFERENT;
+                res.function = c.function;
+                res.inputs = named;
+                if (c.function == "decay_load_missed")
+                    res.inputs.push_back({"idx", static_cast<std::uint64_t>(c.idx)});
+                if (c.function == "source_load/target_load") {
+                    res.inputs.push_back({"type", static_cast<std::uint64_t>(c.idx)});
+                    res.inputs.push_back({"LB_BIAS", c.lb_bias});
+                    res.inputs.push_back({"imbalance_pct", c.pct});
+                }
+                for (const auto &o : co)
+                    res.outputs.push_back({o.first, {o.second.first, o.second.second}});
+                return;
+            }
+            s.pop();
+        }
+        s.pop();
+        ex.end_case();
+    }
+    res.verdict = EquivVerdict::EQUIVALENT;
+}
+
+} // namespace
+
+std::vector<OracleInfo> oracles() {
+    std::vector<OracleInfo> out;
+#if SC_SEED000
+    auto list = [](const char *const *h) {
+        std::vector<std::string> v;
+        for (; *h; ++h)
+            v.push_back(*h);
+        return v;
+    };
+    std::string src = oracle_gen::seed000_source;
+    out.push_back({"seed000-pre", "pre-image of the series in " + src, true, "", list(oracle_gen::seed000_pre_has),
+                   "cpuload/v3.13"});
+    out.push_back({"seed000-post3", "after patches 1-3 of " + src, true, "", list(oracle_gen::seed000_post3_has),
+                   "cpuload/shi-1-3"});
+    out.push_back({"seed000-post5", "after all patches of " + src, true, "", list(oracle_gen::seed000_post5_has),
+                   "cpuload/shi-1-5"});
+#else
+    for (const char *id : {"seed000-pre", "seed000-post3", "seed000-post5"})
+        out.push_back({id, "seed 000 patch images", false, oracle_gen::seed000_reason, {}, ""});
+#endif
+    return out;
+}
+
+EquivResult prove_equivalence(const Variant &v, const std::string &oracle, Arch a, unsigned timeout_ms) {
+    std::vector<OracleInfo> all = oracles();
+    const OracleInfo *info = nullptr;
+    std::string ids;
+    for (const auto &o : all) {
+        ids += (ids.empty() ? "" : ", ") + o.id;
+        if (o.id == oracle)
+            info = &o;
+    }
+    if (!info)
+        throw input_error("unknown oracle \"" + oracle + "\" (built in: " + ids + ")");
+    if (!info->available)
+        throw input_error("oracle " + oracle + " is not available in this build: " + info->reason);
+    if (v.family != "cpuload")
+        throw input_error("oracle " + oracle + " holds cpuload functions; " + v.id + " is not a cpuload variant");
+
+    EquivResult res;
+    res.variant = v.id;
+    res.oracle = oracle;
+    res.arch = a;
+    auto t0 = std::chrono::steady_clock::now();
+#if SC_SEED000
+    auto go = [&]<template <class> class O>(const char *const *has) {
+        cpuload::with_patch_level(v.level, [&]<patch_level P>() {
+            if (a == Arch::lp64)
+                prove<O, model::sym_lp64, lp64, P>(res, has, timeout_ms);
+            else
+                prove<O, model::sym_ilp32, ilp32, P>(res, has, timeout_ms);
+            return 0;
+        });
+    };
+    if (oracle == "seed000-pre")
+        go.template operator()<oracle_gen::seed000_pre>(oracle_gen::seed000_pre_has);
+    else if (oracle == "seed000-post3")
+        go.template operator()<oracle_gen::seed000_post3>(oracle_gen::seed000_post3_has);
+    else
+        go.template operator()<oracle_gen::seed000_post5>(oracle_gen::seed000_post5_has);
+#endif
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return res;
+}
+
+std::string equiv_text(const EquivResult &r) {
+    std::string o = fmt::format("{} vs {} ({}): {}  [{:.2f} s, {} paths, {} queries]\n", r.variant, r.oracle,
+                                arch_name(r.arch), equiv_name(r.verdict), r.seconds, r.paths, r.queries);
+    std::string fns;
+    for (const auto &f : r.compared)
+        fns += (fns.empty() ? "" : ", ") + f;
+    o += "  compared: " + fns + "\n";
+    for (const auto &s : r.skipped)
+        o += "  not compared: " + s + "\n";
+    o += "  domain:   " + r.domain + "\n";
+    if (!r.reason.empty())
+        o += "  reason:   " + r.reason + "\n";
+    if (r.verdict == EquivVerdict::DIFFERENT) {
+        o += "  distinguishing input for " + r.function + ", replayed on both sides:\n";
+        for (const auto &[k, v] : r.inputs)
+            o += fmt::format("    {:<22} = {}\n", k, with_hex(v));
+        o += fmt::format("    {:<22}   {:>22}   {:>22}\n", "output", "reference", "oracle");
+        for (const auto &[k, v] : r.outputs)
+            o += fmt::format("    {:<22}   {:>22}   {:>22}{}\n", k, v.first, v.second, v.first != v.second ? "   <-" : "");
+    }
+    return o;
+}
+
+nlohmann::json equiv_json(const EquivResult &r) {
+    nlohmann::json j = {{"variant", r.variant},   {"oracle", r.oracle},     {"arch", std::string(arch_name(r.arch))},
+                        {"verdict", equiv_name(r.verdict)}, {"seconds", r.seconds}, {"paths", r.paths},
+                        {"queries", r.queries},   {"domain", r.domain},     {"reason", r.reason},
+                        {"compared", r.compared}, {"skipped", r.skipped},   {"distinguishing", nullptr}};
+    if (r.verdict == EquivVerdict::DIFFERENT) {
+        nlohmann::json in = nlohmann::json::object(), out = nlohmann::json::object();
+        for (const auto &[k, v] : r.inputs)
+            in[k] = v;
+        for (const auto &[k, v] : r.outputs)
+            out[k] = {{"reference", v.first}, {"oracle", v.second}};
+        j["distinguishing"] = {{"function", r.function}, {"inputs", in}, {"outputs", out}};
+    }
+    return j;
+}
+
+} // namespace sc::proofs
