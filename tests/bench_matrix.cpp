@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "proofs/equiv.h"
 #include "proofs/matrix.h"
 
 int bench_proof_matrix() {
@@ -33,5 +34,27 @@ int bench_proof_matrix() {
                 cpu, queries, queries ? 1000.0 * cpu / queries : 0.0);
     std::printf("  goal: whole cpuload matrix <= 20 s with zero UNKNOWN: %s (%.2f s, %zu UNKNOWN)\n",
                 wall <= 20.0 && unknown == 0 ? "yes" : "NO", wall, unknown);
+
+    // The equivalence proofs of the variants against the seed-000 oracles.
+    std::vector<OracleInfo> os = oracles();
+    if (os.empty() || !os.front().available) {
+        std::printf("\nequivalence proofs: skipped (%s)\n", os.empty() ? "no oracle" : os.front().reason.c_str());
+        return 0;
+    }
+    std::printf("\nequivalence proofs against the seed-000 oracles (one thread):\n");
+    auto e0 = std::chrono::steady_clock::now();
+    std::size_t n = 0, unknown_eq = 0;
+    for (const OracleInfo &o : os)
+        for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
+            EquivResult r = prove_equivalence(*sc::find_variant(o.same_as), o.id, a, 10000);
+            ++n;
+            unknown_eq += r.verdict == EquivVerdict::UNKNOWN;
+            std::printf("  %-16s %-14s %-5s %-11s %7.3f s %6zu paths %4zu queries\n", r.variant.c_str(),
+                        r.oracle.c_str(), std::string(sc::arch_name(a)).c_str(), equiv_name(r.verdict), r.seconds,
+                        r.paths, r.queries);
+        }
+    double et = std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
+    std::printf("  total: %zu equivalence proofs in %.2f s; goal <= 30 s with zero UNKNOWN: %s\n", n, et,
+                et <= 30.0 && unknown_eq == 0 ? "yes" : "NO");
     return 0;
 }
