@@ -172,18 +172,15 @@ int cmd_prove(const ProveArgs &a) {
         }
     }
 
+    json all = json::array();
+    for (const auto &r : results)
+        all.push_back(result_json(r));
     if (!a.out.empty()) {
-        json all = json::array();
-        for (const auto &r : results)
-            all.push_back(result_json(r));
         write_file_atomic(a.out + "/results.json", json{{"results", all}}.dump(2) + "\n");
         write_file_atomic(a.out + "/verdicts.txt", verdict_table(results));
     }
 
     if (a.json) {
-        json all = json::array();
-        for (const auto &r : results)
-            all.push_back(result_json(r));
         std::cout << json{{"results", all}}.dump(2) << "\n";
     } else {
         std::cout << verdict_table(results);

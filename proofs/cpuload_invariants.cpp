@@ -125,11 +125,6 @@ struct DecayMonotone {
         }
         return out;
     }
-    template <class A>
-    static std::vector<Check<A>> proof_checks(patch_level p, const cpuload::scenario<A> &s,
-                                              const cpuload::trace<A> &t, const BuildCtx &) {
-        return checks(p, s, t, 0);
-    }
 };
 
 // ---------------------------------------------------------------------
@@ -181,11 +176,6 @@ struct IdleDecay {
         }
         return out;
     }
-    template <class A>
-    static std::vector<Check<A>> proof_checks(patch_level p, const cpuload::scenario<A> &s,
-                                              const cpuload::trace<A> &t, const BuildCtx &) {
-        return checks(p, s, t, 0);
-    }
 };
 
 // ---------------------------------------------------------------------
@@ -226,11 +216,6 @@ struct ConstantFixedPoint {
                                "the load L", st.a});
         }
         return out;
-    }
-    template <class A>
-    static std::vector<Check<A>> proof_checks(patch_level p, const cpuload::scenario<A> &s,
-                                              const cpuload::trace<A> &t, const BuildCtx &) {
-        return checks(p, s, t, 0);
     }
 };
 
@@ -337,11 +322,6 @@ struct SourceLeTarget {
                                "target_load(type " + std::to_string(s.steps[k].idx) + ")", t.recs[k].out1});
         return out;
     }
-    template <class A>
-    static std::vector<Check<A>> proof_checks(patch_level p, const cpuload::scenario<A> &s,
-                                              const cpuload::trace<A> &t, const BuildCtx &) {
-        return checks(p, s, t, 0);
-    }
 };
 
 // ---------------------------------------------------------------------
@@ -378,11 +358,6 @@ struct NohzBusyNotZeroed {
                            "zero", ulong(0)});
         }
         return out;
-    }
-    template <class A>
-    static std::vector<Check<A>> proof_checks(patch_level p, const cpuload::scenario<A> &s,
-                                              const cpuload::trace<A> &t, const BuildCtx &) {
-        return checks(p, s, t, 0);
     }
 };
 

@@ -4,6 +4,9 @@
 //     static constexpr const char *id;
 //     static std::vector<Case> cases(patch_level, Arch);
 //     template <class A, class In> static scenario<A> build(In &, const BuildCtx &);
+//     template <class A> static std::vector<Check<A>> checks(patch_level, const scenario<A> &,
+//                                                            const trace<A> &, std::uint64_t bound);
+//     // optional: what the solver proves, when it is not checks() itself
 //     template <class A> static std::vector<Check<A>> proof_checks(patch_level, const scenario<A> &,
 //                                                                  const trace<A> &, const BuildCtx &);
 //     static constexpr bool overflow;   // the property is "no obligation fails"
@@ -314,7 +317,12 @@ CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &
         auto tx = std::chrono::steady_clock::now();
         auto paths = ex.explore([&] {
             cpuload::trace<S> tr = cpuload::simulate<S>(v.level, sc);
-            return Inv::template proof_checks<S>(v.level, sc, tr, bc);
+            // An invariant proves its checks on the trace, unless it states
+            // a separate proof obligation (a lemma) of its own.
+            if constexpr (requires { Inv::template proof_checks<S>(v.level, sc, tr, bc); })
+                return Inv::template proof_checks<S>(v.level, sc, tr, bc);
+            else
+                return Inv::template checks<S>(v.level, sc, tr, 0);
         });
         out.paths += paths.size();
         js.t_explore += std::chrono::duration<double>(std::chrono::steady_clock::now() - tx).count();
