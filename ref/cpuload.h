@@ -79,6 +79,22 @@ template <patch_level P> int lb_load_idx(const sd_load_idx &sd, cpu_idle_type id
     }
 }
 
+// Load index wake_affine() reads: the domain's wake_idx.  Patch 2/4 drops
+// the indexes altogether (source_load()/target_load() lose their type).
+template <patch_level P> int wake_affine_load_idx(const sd_load_idx &sd) {
+    if constexpr (P >= patch_level::shi_1_3)
+        return 0;
+    return sd.wake_idx;
+}
+
+// Load index select_task_rq_fair() hands to find_idlest_group():
+// forkexec_idx for fork and exec balancing, wake_idx for a wake-up balance.
+template <patch_level P> int idlest_group_load_idx(const sd_load_idx &sd, bool balance_wake) {
+    if constexpr (P >= patch_level::shi_1_3)
+        return 0;
+    return balance_wake ? sd.wake_idx : sd.forkexec_idx;
+}
+
 // Decay cpu_load[idx] for missed_updates ticks without a sample (v3.13 to
 // shi-1; patch 2/4 deletes it).  Write missed = sum of 2^j over its set bits;
 // the decay for missed ticks is then the product of the per-2^j factors,

@@ -624,3 +624,19 @@ TEST_CASE("cpuload ref: __update_cpu_load wraps on checked_ilp32, not on checked
     cl::__update_cpu_load<sc::ilp32, patch_level::v3_13>(p32, 0, 1);
     CHECK(p32.cpu_load[4] == 12814544u);
 }
+
+TEST_CASE("cpuload ref: wake and fork/exec load indexes, and their removal by patch 2/4", "[ref][cpuload]") {
+    using sc::cpuload::idlest_group_load_idx;
+    using sc::cpuload::wake_affine_load_idx;
+    // Distinct values so each field is told apart.
+    const sc::cpuload::sd_load_idx sd{2, 1, 3, 4, 5};
+    CHECK(wake_affine_load_idx<patch_level::v3_13>(sd) == 4);
+    CHECK(idlest_group_load_idx<patch_level::v3_13>(sd, false) == 5); // fork/exec
+    CHECK(idlest_group_load_idx<patch_level::v3_13>(sd, true) == 4);  // SD_BALANCE_WAKE
+    // Patch 1/4 only changes the periodic balance index; these stay.
+    CHECK(wake_affine_load_idx<patch_level::shi_1>(sd) == 4);
+    CHECK(idlest_group_load_idx<patch_level::shi_1>(sd, false) == 5);
+    // From patch 2/4 on there is no index to choose.
+    CHECK(wake_affine_load_idx<patch_level::shi_1_3>(sd) == 0);
+    CHECK(idlest_group_load_idx<patch_level::shi_1_5>(sd, true) == 0);
+}
