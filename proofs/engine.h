@@ -362,10 +362,12 @@ CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &
                     auto key = std::make_pair(ob.holds.id(), cap);
                     if (js.safe_at.count(key))
                         continue;
-                    if (fails(truth, ob.holds, cap) == z3::unsat || fails(pa.pc, ob.holds, cap) == z3::unsat) {
-                        js.safe_at.insert(key);
+                    if (fails(truth, ob.holds, cap) == z3::unsat) {
+                        js.safe_at.insert(key); // safe on every path: it held without any path condition
                         continue;
                     }
+                    if (fails(pa.pc, ob.holds, cap) == z3::unsat)
+                        continue; // safe on this path only
                     // Fails at cap (or unknown): is it within the domain?
                     if (cap >= dom.max_load) {
                         z3::check_result r = fails(pa.pc, ob.holds, dom.max_load);

@@ -116,3 +116,25 @@ TEST_CASE("engine: a solver timeout is UNKNOWN with its reason", "[engine]") {
     CHECK(o.verdict == Verdict::UNKNOWN);
     CHECK_FALSE(o.reason.empty());
 }
+
+TEST_CASE("engine: the largest safe load is the tightest multiplication's bound", "[engine][overflow]") {
+    // By hand: in v3.13 the largest factor any load is multiplied by is
+    // degrade_factor[4][0] = 120 (decay over one missed tick at index 4),
+    // so the largest load for which nothing wraps is floor(ULONG_MAX / 120).
+    // Other operations (old * 15 + new + 15, ...) allow more.
+    const InvariantInfo *inv = find_invariant("cpuload.no_overflow");
+    REQUIRE(inv);
+    const Variant &v = *find_variant("cpuload/v3.13");
+    ProofResult r32 = inv->prove(v, Arch::ilp32, ProveOptions{});
+    REQUIRE(r32.bound.has_value());
+    CHECK(*r32.bound == 4294967295ULL / 120); // 35791394
+    CHECK(r32.verdict == Verdict::COUNTEREXAMPLE); // 32-bit loads reach ULONG_MAX
+    ProofResult r64 = inv->prove(v, Arch::lp64, ProveOptions{});
+    REQUIRE(r64.bound.has_value());
+    CHECK(*r64.bound == 18446744073709551615ULL / 120); // 153722867280912930
+    CHECK(r64.verdict == Verdict::PROVED); // the domain stops at 2^40
+    // shi-1-5 on ilp32: total * imbalance_pct with imbalance_pct up to 1000.
+    ProofResult p = inv->prove(*find_variant("cpuload/shi-1-5"), Arch::ilp32, ProveOptions{});
+    REQUIRE(p.bound.has_value());
+    CHECK(*p.bound == 4294967295ULL / 1000); // 4294967
+}
