@@ -6,6 +6,7 @@
 #   make test     unit and regression tests, corpus replay under ASan+UBSan
 #   make fuzz     libFuzzer and AFL++ runs of the property harness
 #   make bench    speed figures (ratios measured in one run)
+#   make equiv    the variants against the oracles extracted from seed 000
 #   make install  put schedcheck on PATH (PREFIX=/usr/local)
 
 SHELL := /bin/bash
@@ -21,7 +22,7 @@ OUT ?= out
 DEB_PACKAGES := build-essential cmake pkg-config libz3-dev z3 catch2 clang libclang-rt-14-dev \
                 afl++ libcli11-dev nlohmann-json3-dev libfmt-dev
 
-.PHONY: all deps build run test fuzz bench install clean
+.PHONY: all deps build run test fuzz bench equiv install clean corpus-replay
 
 all: build
 
@@ -82,6 +83,14 @@ fuzz: deps
 
 bench: build
 	./$(BUILD)/schedcheck_bench
+
+# Each variant against the patch image it is meant to equal.
+equiv: build
+	./$(BUILD)/schedcheck equiv --variant cpuload/v3.13 --oracle seed000-pre
+	./$(BUILD)/schedcheck equiv --variant cpuload/shi-1 --oracle seed000-pre
+	./$(BUILD)/schedcheck equiv --variant cpuload/shi-1-3 --oracle seed000-post3
+	./$(BUILD)/schedcheck equiv --variant cpuload/shi-1-4 --oracle seed000-post3
+	./$(BUILD)/schedcheck equiv --variant cpuload/shi-1-5 --oracle seed000-post5
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
