@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "oracle/extract.h"
 #include "proofs/domain.h"
 #include "proofs/equiv.h"
 #include "proofs/expected.h"
@@ -294,6 +295,59 @@ int cmd_oracle_list(bool as_json) {
             for (const auto &x : o.definitions)
                 d += (d.empty() ? "" : ", ") + x;
             std::cout << fmt::format("{:<15} definitions: {}\n{:<15} meant to equal: {}\n", "", d, "", o.same_as);
+        }
+    }
+    return 0;
+}
+
+// What a patch series holds, without a kernel tree: its patches, and for
+// the pre-image and each post-image the definitions that lie wholly inside
+// the known text (the ones an oracle could be built from).
+int cmd_oracle_extract(const std::string &patch, bool as_json) {
+    std::string text = read_file(patch);
+    oracle::Series series;
+    std::vector<std::pair<std::string, oracle::Image>> images;
+    try {
+        series = oracle::parse_series(text, patch);
+        images.push_back({"pre-image", oracle::pre_image(series)});
+        for (std::size_t k = 1; k <= series.patches.size(); ++k)
+            images.push_back({"after patch " + std::to_string(k), oracle::post_image(series, k)});
+    } catch (const oracle::extract_error &e) {
+        throw input_error(e.what());
+    }
+    json out = {{"patch", patch}, {"patches", json::array()}, {"images", json::array()}};
+    for (const auto &p : series.patches)
+        out["patches"].push_back({{"title", p.title}, {"line", p.first_line}});
+    for (const auto &[label, img] : images) {
+        json files = json::array();
+        for (const auto &[path, frags] : img.files) {
+            json defs = json::array();
+            for (const auto &f : frags)
+                for (const auto &d : oracle::definitions(f))
+                    defs.push_back({{"kind", oracle::kind_name(d.kind)},
+                                    {"name", d.name},
+                                    {"first_line", d.first_line},
+                                    {"last_line", d.last_line}});
+            files.push_back({{"path", path}, {"definitions", defs}});
+        }
+        out["images"].push_back({{"image", label}, {"files", files}});
+    }
+    if (as_json) {
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    }
+    std::cout << fmt::format("{}: {} patch(es)\n", patch, series.patches.size());
+    for (std::size_t k = 0; k < series.patches.size(); ++k)
+        std::cout << fmt::format("  {}. {} (line {})\n", k + 1, series.patches[k].title, series.patches[k].first_line);
+    for (const auto &img : out["images"]) {
+        std::cout << img["image"].get<std::string>() << ":\n";
+        for (const auto &f : img["files"]) {
+            std::string names;
+            for (const auto &d : f["definitions"])
+                names += (names.empty() ? "" : ", ") + d["name"].get<std::string>() + " (" +
+                         d["kind"].get<std::string>() + ", lines " + std::to_string(d["first_line"].get<int>()) + "-" +
+                         std::to_string(d["last_line"].get<int>()) + ")";
+            std::cout << fmt::format("  {}: {}\n", f["path"].get<std::string>(), names.empty() ? "no whole definition" : names);
         }
     }
     return 0;

@@ -34,6 +34,7 @@ struct EquivArgs {
 };
 int cmd_equiv(const EquivArgs &a);
 int cmd_oracle_list(bool json);
+int cmd_oracle_extract(const std::string &patch, bool json);
 int cmd_oracle_build(const std::string &kernel, const std::string &patch, const std::string &name);
 
 } // namespace sc::cli

@@ -50,7 +50,10 @@ int main(int argc, char **argv) {
     oracle->require_subcommand(1);
     auto *olist = oracle->add_subcommand("list", "the oracles built into this binary");
     olist->add_flag("--json", json, "print JSON");
-    std::string okernel, opatch, oname;
+    std::string okernel, opatch, oname, xpatch;
+    auto *oextract = oracle->add_subcommand("extract", "what a patch series holds: patches, images, whole definitions");
+    oextract->add_option("--patch", xpatch, "unified diff, git format-patch mbox or mail thread")->required();
+    oextract->add_flag("--json", json, "print JSON");
     auto *obuild = oracle->add_subcommand("build", "build an oracle from a kernel tree or patch (not yet)");
     obuild->add_option("--kernel", okernel, "kernel tree or linux-source tarball");
     obuild->add_option("--patch", opatch, "unified diff or mbox");
@@ -93,6 +96,8 @@ int main(int argc, char **argv) {
             return cmd_equiv(ea);
         if (*olist)
             return cmd_oracle_list(json);
+        if (*oextract)
+            return cmd_oracle_extract(xpatch, json);
         if (*obuild)
             return cmd_oracle_build(okernel, opatch, oname);
     } catch (const sc::proofs::input_error &e) {

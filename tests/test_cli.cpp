@@ -256,3 +256,44 @@ TEST_CASE("cli: equiv and oracle commands", "[cli][equiv]") {
     REQUIRE(l.code == 0);
     CHECK(nlohmann::json::parse(l.out)["oracles"].size() == 3);
 }
+
+TEST_CASE("cli: oracle extract lists what a patch series holds, and rejects bad patches", "[cli][oracle]") {
+    fs::path d = temp_dir("extract");
+    // A small series of our own: patch 2 changes a line patch 1 added.
+    std::string series = "Subject: [PATCH 1/2] demo: add\n"
+                         "diff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n@@ -1,4 +1,5 @@\n"
+                         " int f(int a)\n {\n-\treturn a;\n+\tint b = a + 1;\n+\treturn b;\n }\n"
+                         "Subject: [PATCH 2/2] demo: tweak\n"
+                         "diff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n@@ -2,3 +2,3 @@\n"
+                         " {\n-\tint b = a + 1;\n+\tint b = a + 2;\n \treturn b;\n";
+    std::string ok = write(d / "ok.mbox", series);
+    Run r = run("oracle extract --json --patch " + ok);
+    REQUIRE(r.code == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["patches"].size() == 2);
+    REQUIRE(j["images"].size() == 3); // pre-image, after 1, after 2
+    for (const auto &img : j["images"]) {
+        REQUIRE(img["files"].size() == 1);
+        REQUIRE(img["files"][0]["definitions"].size() == 1);
+        CHECK(img["files"][0]["definitions"][0]["name"] == "f");
+    }
+
+    // Patch 2's old side does not match what patch 1 left.
+    std::string bad = series;
+    bad.replace(bad.find("-\tint b = a + 1;"), 16, "-\tint b = a * 9;");
+    std::string conflict = write(d / "conflict.mbox", bad);
+    Run c = run("oracle extract --patch " + conflict);
+    CHECK(c.code == 2);
+    CHECK(c.out.find("x.c") != std::string::npos);
+    CHECK(c.out.find("demo: tweak") != std::string::npos);
+
+    std::string prose = write(d / "prose.txt", "Hello,\nthis mail has no patch in it.\n");
+    Run p = run("oracle extract --patch " + prose);
+    CHECK(p.code == 2);
+    CHECK(p.out.find("no diff found") != std::string::npos);
+
+    Run m = run("oracle extract --patch " + (d / "missing.mbox").string());
+    CHECK(m.code == 2);
+    CHECK(m.out.find("cannot open file") != std::string::npos);
+    fs::remove_all(d);
+}
