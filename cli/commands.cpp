@@ -73,6 +73,17 @@ std::string join_ids(const std::vector<std::string> &ids) {
     return s;
 }
 
+// The data models an --arch value names.
+std::vector<Arch> parse_arches(const std::string &arch) {
+    if (arch == "all")
+        return {Arch::ilp32, Arch::lp64};
+    if (arch == "ilp32")
+        return {Arch::ilp32};
+    if (arch == "lp64")
+        return {Arch::lp64};
+    throw input_error("--arch: expected ilp32, lp64 or all, got \"" + arch + "\"");
+}
+
 std::vector<Job> select_jobs(const ProveArgs &a) {
     std::vector<std::string> vids, iids;
     for (const Variant &v : variants())
@@ -89,15 +100,7 @@ std::vector<Job> select_jobs(const ProveArgs &a) {
     for (const auto &i : a.invariants)
         if (!find_invariant(i))
             throw input_error("unknown invariant \"" + i + "\" (see `schedcheck invariants`)");
-    std::vector<Arch> arches;
-    if (a.arch == "all")
-        arches = {Arch::ilp32, Arch::lp64};
-    else if (a.arch == "ilp32")
-        arches = {Arch::ilp32};
-    else if (a.arch == "lp64")
-        arches = {Arch::lp64};
-    else
-        throw input_error("--arch: expected ilp32, lp64 or all, got \"" + a.arch + "\"");
+    std::vector<Arch> arches = parse_arches(a.arch);
 
     auto picked = [](const std::vector<std::string> &sel, const std::string &x) {
         return sel.empty() || std::find(sel.begin(), sel.end(), x) != sel.end();
@@ -249,13 +252,7 @@ int cmd_equiv(const EquivArgs &a) {
     const Variant *v = find_variant(a.variant);
     if (!v)
         throw input_error("unknown variant \"" + a.variant + "\" (see `schedcheck variants`)");
-    std::vector<Arch> arches;
-    if (a.arch == "all")
-        arches = {Arch::ilp32, Arch::lp64};
-    else if (a.arch == "ilp32" || a.arch == "lp64")
-        arches = {a.arch == "ilp32" ? Arch::ilp32 : Arch::lp64};
-    else
-        throw input_error("--arch: expected ilp32, lp64 or all, got \"" + a.arch + "\"");
+    std::vector<Arch> arches = parse_arches(a.arch);
     std::vector<EquivResult> rs;
     for (Arch ar : arches)
         rs.push_back(prove_equivalence(*v, a.oracle, ar, a.timeout_ms));

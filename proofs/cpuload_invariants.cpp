@@ -399,11 +399,6 @@ struct NoOverflow {
                                         std::uint64_t) {
         return {};
     }
-    template <class A>
-    static std::vector<Check<A>> proof_checks(patch_level, const cpuload::scenario<A> &, const cpuload::trace<A> &,
-                                              const BuildCtx &) {
-        return {};
-    }
 };
 
 // ---------------------------------------------------------------------
@@ -636,10 +631,6 @@ template <class Inv> InvariantInfo entry(const char *statement) {
                          &prove_inv<Inv>, &replay_inv<Inv>};
 }
 
-template <class Inv, class A>
-ReplayResult dispatch_eval(patch_level p, const cpuload::scenario<A> &s, std::uint64_t bound) {
-    return evaluate_inv<Inv, A>(p, s, bound);
-}
 
 } // namespace
 
@@ -652,13 +643,13 @@ std::uint64_t converge_bound(patch_level p, Arch a) {
 
 template <class A>
 ReplayResult evaluate(const std::string &inv, patch_level p, const cpuload::scenario<A> &s, std::uint64_t bound) {
-    if (inv == DecayMonotone::id) return dispatch_eval<DecayMonotone>(p, s, bound);
-    if (inv == IdleDecay::id) return dispatch_eval<IdleDecay>(p, s, bound);
-    if (inv == ConstantFixedPoint::id) return dispatch_eval<ConstantFixedPoint>(p, s, bound);
-    if (inv == Converges::id) return dispatch_eval<Converges>(p, s, bound);
-    if (inv == SourceLeTarget::id) return dispatch_eval<SourceLeTarget>(p, s, bound);
-    if (inv == NohzBusyNotZeroed::id) return dispatch_eval<NohzBusyNotZeroed>(p, s, bound);
-    if (inv == NoOverflow::id) return dispatch_eval<NoOverflow>(p, s, bound);
+    if (inv == DecayMonotone::id) return evaluate_inv<DecayMonotone, A>(p, s, bound);
+    if (inv == IdleDecay::id) return evaluate_inv<IdleDecay, A>(p, s, bound);
+    if (inv == ConstantFixedPoint::id) return evaluate_inv<ConstantFixedPoint, A>(p, s, bound);
+    if (inv == Converges::id) return evaluate_inv<Converges, A>(p, s, bound);
+    if (inv == SourceLeTarget::id) return evaluate_inv<SourceLeTarget, A>(p, s, bound);
+    if (inv == NohzBusyNotZeroed::id) return evaluate_inv<NohzBusyNotZeroed, A>(p, s, bound);
+    if (inv == NoOverflow::id) return evaluate_inv<NoOverflow, A>(p, s, bound);
     throw input_error("unknown cpuload invariant " + inv);
 }
 

@@ -29,8 +29,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <cstdlib>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <string>
@@ -187,13 +185,7 @@ struct JobSolvers {
     std::unique_ptr<z3::solver> q[2];
     std::set<std::pair<unsigned, std::uint64_t>> safe_at; // obligation term id, bound
     unsigned timeout_ms;
-    double t_explore = 0, t_int = 0, t_bv = 0;
     bool integer_inexact = false; // an obligation failed: the integer encoding is not the machine's
-    ~JobSolvers() {
-        if (getenv("SC_PROFILE"))
-            fprintf(stderr, "explore %.3f  int-queries %.3f  bv-queries %.3f  (explorer checks: int %zu, bv %zu)\n", t_explore, t_int, t_bv,
-                    ex[0]->stats().feasibility_checks, ex[1]->stats().feasibility_checks);
-    }
     explicit JobSolvers(unsigned timeout) : timeout_ms(timeout) {
         z3::params p(ctx);
         p.set("timeout", timeout);
@@ -307,14 +299,13 @@ CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &
             return out;
         }
 
-        if (probe && probe_for_counterexample<Inv, C>(in, s, bc, cs, replay,
-                                                      [&](const z3::model &m) { counterexample(in, m, bc); }))
-            if constexpr (!Inv::overflow)
-                return out;
-        if (probe_only)
+        bool found = probe && probe_for_counterexample<Inv, C>(in, s, bc, cs, replay, [&](const z3::model &m) {
+                         counterexample(in, m, bc);
+                     });
+        // The overflow invariant goes on: it still wants the largest safe load.
+        if ((found && !Inv::overflow) || probe_only)
             return out;
 
-        auto tx = std::chrono::steady_clock::now();
         auto paths = ex.explore([&] {
             cpuload::trace<S> tr = cpuload::simulate<S>(v.level, sc);
             // An invariant proves its checks on the trace, unless it states
@@ -325,9 +316,6 @@ CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &
                 return Inv::template checks<S>(v.level, sc, tr, 0);
         });
         out.paths += paths.size();
-        js.t_explore += std::chrono::duration<double>(std::chrono::steady_clock::now() - tx).count();
-        auto tq = std::chrono::steady_clock::now();
-        struct Acc { double &t; std::chrono::steady_clock::time_point t0; ~Acc() { t += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); } } acc{enc == model::Encoding::integer ? js.t_int : js.t_bv, tq};
         if (ex.path_limit_hit()) {
             out.verdict = Verdict::UNKNOWN;
             out.reason = "path limit reached in case " + cs.label;

@@ -124,20 +124,19 @@ template <template <class> class O, class A, patch_level P> Outs<A> run(const EI
     return out;
 }
 
-template <template <class> class O> struct OracleEntry {
-    static bool has(const char *const *list, const char *name) {
-        for (; *list; ++list)
-            if (std::string(*list) == name)
-                return true;
-        return false;
-    }
-};
+// Does the oracle's list of extracted definitions name this one?
+bool has_def(const char *const *list, const char *name) {
+    for (; *list; ++list)
+        if (std::string(*list) == name)
+            return true;
+    return false;
+}
 
 template <template <class> class O, class S, class C, patch_level P>
 void prove(EquivResult &res, const char *const *has, unsigned timeout_ms) {
     const LoadDomain &dom = load_domain(res.arch);
     std::vector<ECase> cases;
-    bool ref_decay = P <= patch_level::shi_1, o_decay = OracleEntry<O>::has(has, "decay_load_missed");
+    bool ref_decay = P <= patch_level::shi_1, o_decay = has_def(has, "decay_load_missed");
     if (ref_decay && o_decay) {
         res.compared.push_back("decay_load_missed");
         for (int idx = 1; idx < 5; idx++)
@@ -145,13 +144,13 @@ void prove(EquivResult &res, const char *const *has, unsigned timeout_ms) {
     } else if (ref_decay || o_decay) {
         res.skipped.push_back(std::string("decay_load_missed (only in the ") + (ref_decay ? "reference)" : "oracle)"));
     }
-    if (OracleEntry<O>::has(has, "__update_cpu_load")) {
+    if (has_def(has, "__update_cpu_load")) {
         res.compared.push_back("__update_cpu_load");
         for (std::int64_t p = 1; p < 130; p++)
             cases.push_back({"__update_cpu_load", 0, p});
         cases.push_back({"__update_cpu_load", 0, -1});
     }
-    if (OracleEntry<O>::has(has, "source_load") && OracleEntry<O>::has(has, "target_load")) {
+    if (has_def(has, "source_load") && has_def(has, "target_load")) {
         res.compared.push_back("source_load");
         res.compared.push_back("target_load");
         bool types = P <= patch_level::shi_1 || requires { O<C>::source_load(0, 0); } || O<C>::target_arg == 2;
