@@ -21,6 +21,7 @@
 #include <concepts>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace sc::model {
 
@@ -48,126 +49,232 @@ inline SymBool implies(const SymBool &a, const SymBool &b) { return SymBool(z3::
 // 2^k as an integer term (k up to 64, so built from its decimal text).
 z3::expr int_pow2(unsigned k);
 
-template <unsigned W> struct Sym {
+// A W-bit machine word, unsigned (S false, the kernel's u32, u64,
+// unsigned long) or signed (S true: int, long, s64).  Signed words are
+// two's complement in the bit-vector encoding and a range [-2^(W-1),
+// 2^(W-1)) in the integer encoding, where leaving the range is an
+// obligation, as it is undefined behaviour in C.
+template <unsigned W, bool S = false> struct Word;
+template <unsigned W> using Sym = Word<W, false>;
+template <unsigned W> using SSym = Word<W, true>;
+
+// C's usual arithmetic conversions on two words: the wider one wins; of
+// two words of one width, the unsigned one.  (Every word here has at least
+// int's rank, so no promotion happens first.)
+template <unsigned W1, bool S1, unsigned W2, bool S2> struct common_word {
+    static constexpr unsigned W = W1 > W2 ? W1 : W2;
+    static constexpr bool S = W1 == W2 ? (S1 && S2) : (W1 > W2 ? S1 : S2);
+    using type = Word<W, S>;
+};
+// A native integer operand takes part with its own width and signedness,
+// after the integer promotions (anything narrower than int becomes int).
+template <std::integral I> constexpr unsigned native_bits = sizeof(I) < 4 ? 32 : 8 * sizeof(I);
+template <std::integral I> constexpr bool native_signed = sizeof(I) < 4 ? true : std::is_signed_v<I>;
+
+template <unsigned W, bool S> struct Word {
     static_assert(W == 8 || W == 16 || W == 32 || W == 64);
     static constexpr std::uint64_t mask = W == 64 ? ~0ULL : ((1ULL << W) - 1);
+    static constexpr bool is_signed = S;
     z3::expr e;
 
-    static z3::expr lit(std::uint64_t v) {
-        v &= mask;
-        if (current_encoding() == Encoding::integer)
-            return current_ctx().int_val(v);
-        return current_ctx().bv_val(v, W);
+    // The machine value with these bits, as a term of the current encoding.
+    static z3::expr lit(std::uint64_t bits) {
+        bits &= mask;
+        if (current_encoding() == Encoding::bitvector)
+            return current_ctx().bv_val(bits, W);
+        if (S && (bits >> (W - 1)) & 1)
+            return current_ctx().int_val(static_cast<std::int64_t>(bits | ~mask));
+        return current_ctx().int_val(bits);
     }
-    static z3::expr max_int() { return current_ctx().int_val(mask); }
+    static z3::expr max_int() {
+        return S ? current_ctx().int_val(static_cast<std::int64_t>(mask >> 1)) : current_ctx().int_val(mask);
+    }
+    static z3::expr min_int() {
+        return S ? current_ctx().int_val(-static_cast<std::int64_t>(mask >> 1) - 1) : current_ctx().int_val(0);
+    }
+    // The value as the integer encoding sees it (range check in words).
+    static z3::expr in_range(const z3::expr &x) { return min_int() <= x && x <= max_int(); }
 
-    Sym() : e(lit(0)) {}
-    template <std::integral I> Sym(I v) : e(lit(static_cast<std::uint64_t>(v))) {}
-    explicit Sym(const z3::expr &x) : e(x) {}
+    // The machine bits of a constant term, if it is one.
+    static bool constant_bits(const z3::expr &x, std::uint64_t &bits) {
+        if (!x.is_numeral())
+            return false;
+        if (x.is_bv())
+            return x.is_numeral_u64(bits);
+        std::int64_t v = 0;
+        if (x.is_numeral_i64(v)) {
+            bits = static_cast<std::uint64_t>(v);
+            return true;
+        }
+        return x.is_numeral_u64(bits);
+    }
 
-    // C's implicit conversions between unsigned widths: widening keeps the
-    // value; narrowing keeps the low bits, which in the integer encoding is
-    // an obligation that nothing is lost.
-    template <unsigned W2>
-        requires(W2 != W)
-    Sym(const Sym<W2> &o) : e(o.e) {
-        std::uint64_t v = 0;
-        if (o.e.is_numeral() && o.e.is_numeral_u64(v) && (W >= W2 || v <= mask)) {
-            e = lit(v); // a constant converts to the same term as a literal of this width
+    Word() : e(lit(0)) {}
+    template <std::integral I> Word(I v) : e(lit(static_cast<std::uint64_t>(v))) {}
+    explicit Word(const z3::expr &x) : e(x) {}
+
+    // C's implicit conversions between words: the value is kept when it
+    // fits; otherwise the low W bits are kept (two's complement).  In the
+    // integer encoding "it fits" is an obligation.  In the bit-vector
+    // encoding only narrowing records one; a change of signedness at one
+    // width is a reinterpretation of the same bits, which kernel code does
+    // on purpose (`(s64)delta < 0`).
+    template <unsigned W2, bool S2>
+        requires(W2 != W || S2 != S)
+    Word(const Word<W2, S2> &o) : e(o.e) {
+        std::uint64_t bits = 0;
+        if (Word<W2, S2>::constant_bits(o.e, bits)) {
+            if (S2 && W2 < 64 && ((bits >> (W2 - 1)) & 1))
+                bits |= ~Word<W2, S2>::mask; // sign-extend the source value
+            e = lit(bits);
             return;
         }
+        const std::string what = std::string("conversion to ") + name();
         if (current_encoding() == Encoding::integer) {
-            if constexpr (W < W2)
-                record_obligation(o.e <= max_int(), "narrowing to " + std::to_string(W) + " bits");
-        } else if constexpr (W < W2) {
-            record_obligation(o.e.extract(W2 - 1, W) == current_ctx().bv_val(0, W2 - W),
-                              "narrowing to " + std::to_string(W) + " bits");
+            bool fits = W > W2 ? (S || !S2) : (W == W2 ? S == S2 : false);
+            if (!fits)
+                record_obligation(in_range(o.e), what);
+            return;
+        }
+        if constexpr (W < W2) {
             e = o.e.extract(W - 1, 0);
-        } else {
-            e = z3::zext(o.e, W - W2);
+            z3::expr back = S ? z3::sext(e, W2 - W) : z3::zext(e, W2 - W);
+            record_obligation(back == o.e, what);
+        } else if constexpr (W > W2) {
+            e = S2 ? z3::sext(o.e, W - W2) : z3::zext(o.e, W - W2);
         }
     }
 
-    // A symbolic word used as a condition: "!= 0".
+    // A word used as a condition: "!= 0".
     explicit operator bool() const;
 
-    Sym &operator+=(const Sym &b) { return *this = *this + b; }
-    Sym &operator-=(const Sym &b) { return *this = *this - b; }
-    Sym &operator*=(const Sym &b) { return *this = *this * b; }
-    Sym &operator>>=(const Sym &b) { return *this = *this >> b; }
-    Sym &operator<<=(const Sym &b) { return *this = *this << b; }
-    Sym &operator++() { return *this += 1; }
+    template <class B> Word &operator+=(const B &b) { return *this = Word(*this + b); }
+    template <class B> Word &operator-=(const B &b) { return *this = Word(*this - b); }
+    template <class B> Word &operator*=(const B &b) { return *this = Word(*this * b); }
+    template <class B> Word &operator/=(const B &b) { return *this = Word(*this / b); }
+    template <class B> Word &operator%=(const B &b) { return *this = Word(*this % b); }
+    template <class B> Word &operator>>=(const B &b) { return *this = Word(*this >> b); }
+    template <class B> Word &operator<<=(const B &b) { return *this = Word(*this << b); }
+    template <class B> Word &operator&=(const B &b) { return *this = Word(*this & b); }
+    template <class B> Word &operator|=(const B &b) { return *this = Word(*this | b); }
+    template <class B> Word &operator^=(const B &b) { return *this = Word(*this ^ b); }
+    Word &operator++() { return *this += Word(1); }
+    Word &operator--() { return *this -= Word(1); }
 
     static const char *name() {
+        if (S)
+            return W == 64 ? "signed 64-bit" : W == 32 ? "signed 32-bit" : W == 16 ? "signed 16-bit" : "signed 8-bit";
         return W == 64 ? "64-bit" : W == 32 ? "32-bit" : W == 16 ? "16-bit" : "8-bit";
     }
+    static std::string op(const char *what) { return std::string(name()) + " " + what; }
+    static bool bv() { return current_encoding() == Encoding::bitvector; }
 
-    friend Sym operator+(const Sym &a, const Sym &b) {
-        if (current_encoding() == Encoding::bitvector) {
-            record_obligation(z3::bvadd_no_overflow(a.e, b.e, false), std::string(name()) + " addition");
-            return Sym(a.e + b.e);
+    friend Word operator+(const Word &a, const Word &b) {
+        if (bv()) {
+            z3::expr ok = z3::bvadd_no_overflow(a.e, b.e, S);
+            if (S)
+                ok = ok && z3::bvadd_no_underflow(a.e, b.e);
+            record_obligation(ok, op("addition"));
+            return Word(a.e + b.e);
         }
         z3::expr r = a.e + b.e;
-        record_obligation(r <= max_int(), std::string(name()) + " addition");
-        return Sym(r);
+        record_obligation(S ? in_range(r) : r <= max_int(), op("addition"));
+        return Word(r);
     }
-    friend Sym operator-(const Sym &a, const Sym &b) {
-        if (current_encoding() == Encoding::bitvector) {
-            record_obligation(z3::ule(b.e, a.e), std::string(name()) + " subtraction");
-            return Sym(a.e - b.e);
+    friend Word operator-(const Word &a, const Word &b) {
+        if (bv()) {
+            record_obligation(S ? z3::bvsub_no_overflow(a.e, b.e) && z3::bvsub_no_underflow(a.e, b.e, true)
+                                : z3::ule(b.e, a.e),
+                              op("subtraction"));
+            return Word(a.e - b.e);
         }
         z3::expr r = a.e - b.e;
-        record_obligation(r >= 0, std::string(name()) + " subtraction");
-        return Sym(r);
+        record_obligation(S ? in_range(r) : r >= 0, op("subtraction"));
+        return Word(r);
     }
-    friend Sym operator*(const Sym &a, const Sym &b) {
-        if (current_encoding() == Encoding::bitvector) {
-            record_obligation(z3::bvmul_no_overflow(a.e, b.e, false), std::string(name()) + " multiplication");
-            return Sym(a.e * b.e);
+    friend Word operator*(const Word &a, const Word &b) {
+        if (bv()) {
+            z3::expr ok = z3::bvmul_no_overflow(a.e, b.e, S);
+            if (S)
+                ok = ok && z3::bvmul_no_underflow(a.e, b.e);
+            record_obligation(ok, op("multiplication"));
+            return Word(a.e * b.e);
         }
         z3::expr r = a.e * b.e;
-        record_obligation(r <= max_int(), std::string(name()) + " multiplication");
-        return Sym(r);
+        record_obligation(S ? in_range(r) : r <= max_int(), op("multiplication"));
+        return Word(r);
     }
-    friend Sym operator/(const Sym &a, const Sym &b) {
-        record_obligation(b.e != lit(0), std::string(name()) + " division by zero");
-        if (current_encoding() == Encoding::bitvector)
-            return Sym(z3::udiv(a.e, b.e));
-        return Sym(a.e / b.e); // both non-negative: floor == C truncation
+    // Division and remainder truncate toward zero, as in C.
+    friend Word operator/(const Word &a, const Word &b) {
+        record_obligation(b.e != lit(0), op("division by zero"));
+        if (bv())
+            return Word(S ? a.e / b.e : z3::udiv(a.e, b.e)); // z3's '/' on bit-vectors is bvsdiv
+        if (!S)
+            return Word(a.e / b.e); // both non-negative: floor == truncation
+        z3::expr q = z3::abs(a.e) / z3::abs(b.e);
+        return Word(z3::ite((a.e >= 0) == (b.e >= 0), q, -q));
     }
-    friend Sym operator%(const Sym &a, const Sym &b) {
-        record_obligation(b.e != lit(0), std::string(name()) + " remainder by zero");
-        if (current_encoding() == Encoding::bitvector)
-            return Sym(z3::urem(a.e, b.e));
-        return Sym(z3::mod(a.e, b.e));
+    friend Word operator%(const Word &a, const Word &b) {
+        record_obligation(b.e != lit(0), op("remainder by zero"));
+        if (bv())
+            return Word(S ? z3::srem(a.e, b.e) : z3::urem(a.e, b.e));
+        if (!S)
+            return Word(z3::mod(a.e, b.e));
+        return Word(a.e - (a / b).e * b.e);
     }
     // Shifts by W or more are undefined in C: an obligation in both
     // encodings.  In the integer encoding a symbolic shift amount is split
-    // into its feasible values, each a separate path.
-    friend Sym operator>>(const Sym &a, const Sym &b) {
-        if (current_encoding() == Encoding::bitvector) {
-            record_obligation(z3::ult(b.e, lit(W)), std::string(name()) + " shift count");
-            return Sym(z3::lshr(a.e, b.e));
+    // into its feasible values, each a separate path.  Right-shifting a
+    // negative signed value is arithmetic (what gcc and clang do).
+    friend Word operator>>(const Word &a, const Word &b) {
+        if (bv()) {
+            record_obligation(z3::ult(b.e, lit(W)), op("shift count"));
+            return Word(S ? z3::ashr(a.e, b.e) : z3::lshr(a.e, b.e));
         }
-        record_obligation(b.e < static_cast<int>(W), std::string(name()) + " shift count");
+        record_obligation(b.e >= 0 && b.e < static_cast<int>(W), op("shift count"));
         unsigned k = concretize(b.e, 0, W - 1);
-        return Sym(a.e / int_pow2(k));
+        if (!S)
+            return Word(a.e / int_pow2(k));
+        return Word(z3::ite(a.e >= 0, a.e / int_pow2(k), -((-a.e + int_pow2(k) - 1) / int_pow2(k))));
     }
-    friend Sym operator<<(const Sym &a, const Sym &b) {
-        if (current_encoding() == Encoding::bitvector) {
-            record_obligation(z3::ult(b.e, lit(W)), std::string(name()) + " shift count");
-            record_obligation(z3::lshr(z3::shl(a.e, b.e), b.e) == a.e, std::string(name()) + " left shift");
-            return Sym(z3::shl(a.e, b.e));
+    friend Word operator<<(const Word &a, const Word &b) {
+        if (bv()) {
+            record_obligation(z3::ult(b.e, lit(W)), op("shift count"));
+            z3::expr r = z3::shl(a.e, b.e);
+            record_obligation((S ? z3::ashr(r, b.e) : z3::lshr(r, b.e)) == a.e, op("left shift"));
+            return Word(r);
         }
-        record_obligation(b.e < static_cast<int>(W), std::string(name()) + " shift count");
+        record_obligation(b.e >= 0 && b.e < static_cast<int>(W), op("shift count"));
         unsigned k = concretize(b.e, 0, W - 1);
         z3::expr r = a.e * int_pow2(k);
-        record_obligation(r <= max_int(), std::string(name()) + " left shift");
-        return Sym(r);
+        record_obligation(S ? in_range(r) : r <= max_int(), op("left shift"));
+        return Word(r);
     }
 
-    friend SymBool operator==(const Sym &a, const Sym &b) { return SymBool(a.e == b.e); }
-    friend SymBool operator!=(const Sym &a, const Sym &b) { return SymBool(a.e != b.e); }
+    // Bitwise operations work on the bits; the integer encoding goes
+    // through a W-bit vector and back.
+    static z3::expr to_bits(const z3::expr &x) { return bv() ? x : z3::int2bv(W, x); }
+    static Word from_bits(const z3::expr &x) { return Word(bv() ? x : z3::bv2int(x, S)); }
+    friend Word operator&(const Word &a, const Word &b) { return from_bits(to_bits(a.e) & to_bits(b.e)); }
+    friend Word operator|(const Word &a, const Word &b) { return from_bits(to_bits(a.e) | to_bits(b.e)); }
+    friend Word operator^(const Word &a, const Word &b) { return from_bits(to_bits(a.e) ^ to_bits(b.e)); }
+    friend Word operator~(const Word &a) { return from_bits(~to_bits(a.e)); }
+    // Negation: modular for unsigned words, an obligation for signed ones.
+    friend Word operator-(const Word &a) {
+        if (bv()) {
+            if (S)
+                record_obligation(z3::bvneg_no_overflow(a.e), op("negation"));
+            return Word(-a.e);
+        }
+        if (S) {
+            record_obligation(a.e != min_int(), op("negation"));
+            return Word(-a.e);
+        }
+        return Word(z3::ite(a.e == 0, a.e, int_pow2(W) - a.e));
+    }
+
+    friend SymBool operator==(const Word &a, const Word &b) { return SymBool(a.e == b.e); }
+    friend SymBool operator!=(const Word &a, const Word &b) { return SymBool(a.e != b.e); }
     // Unsigned facts the simplifier does not know about integer terms:
     // nothing is below 0, and 0 is below or equal to everything.  Settling
     // them here spares the explorer a solver check per such branch.
@@ -175,48 +282,55 @@ template <unsigned W> struct Sym {
         std::uint64_t v = 1;
         return x.is_numeral() && x.is_numeral_u64(v) && v == 0;
     }
-    friend SymBool operator<(const Sym &a, const Sym &b) {
-        if (is_zero(b.e))
+    friend SymBool operator<(const Word &a, const Word &b) {
+        if (!S && is_zero(b.e))
             return SymBool(false);
-        return SymBool(current_encoding() == Encoding::integer ? a.e < b.e : z3::ult(a.e, b.e));
+        if (!bv())
+            return SymBool(a.e < b.e);
+        return SymBool(S ? a.e < b.e : z3::ult(a.e, b.e)); // z3's '<' on bit-vectors is signed
     }
-    friend SymBool operator<=(const Sym &a, const Sym &b) {
-        if (is_zero(a.e))
+    friend SymBool operator<=(const Word &a, const Word &b) {
+        if (!S && is_zero(a.e))
             return SymBool(true);
-        return SymBool(current_encoding() == Encoding::integer ? a.e <= b.e : z3::ule(a.e, b.e));
+        if (!bv())
+            return SymBool(a.e <= b.e);
+        return SymBool(S ? a.e <= b.e : z3::ule(a.e, b.e));
     }
-    friend SymBool operator>(const Sym &a, const Sym &b) { return b < a; }
-    friend SymBool operator>=(const Sym &a, const Sym &b) { return b <= a; }
-    friend SymBool operator!(const Sym &a) { return a == Sym(0); }
+    friend SymBool operator>(const Word &a, const Word &b) { return b < a; }
+    friend SymBool operator>=(const Word &a, const Word &b) { return b <= a; }
+    friend SymBool operator!(const Word &a) { return a == Word(0); }
 };
 
-template <unsigned W> Sym<W>::operator bool() const { return bool(*this != Sym(0)); }
+template <unsigned W, bool S> Word<W, S>::operator bool() const { return bool(*this != Word(0)); }
 
-// Mixed operands follow C's usual arithmetic conversions for unsigned types:
-// the narrower word is widened, an integer constant takes the word's type.
-template <unsigned A, unsigned B> constexpr unsigned wider = A > B ? A : B;
-
-#define SC_SYM_MIXED(OP, RET)                                                                  \
-    template <unsigned W1, unsigned W2>                                                        \
-        requires(W1 != W2)                                                                     \
-    RET<wider<W1, W2>> operator OP(const Sym<W1> &a, const Sym<W2> &b) {                       \
-        return Sym<wider<W1, W2>>(a) OP Sym<wider<W1, W2>>(b);                                 \
-    }                                                                                          \
-    template <unsigned W, std::integral I> RET<W> operator OP(const Sym<W> &a, I b) {          \
-        return a OP Sym<W>(b);                                                                 \
-    }                                                                                          \
-    template <unsigned W, std::integral I> RET<W> operator OP(I a, const Sym<W> &b) {          \
-        return Sym<W>(a) OP b;                                                                 \
+// Mixed operands follow C's usual arithmetic conversions (common_word);
+// a native integer operand takes part with its own type.
+#define SC_SYM_MIXED(OP, RET)                                                                      \
+    template <unsigned W1, bool S1, unsigned W2, bool S2>                                          \
+        requires(W1 != W2 || S1 != S2)                                                             \
+    auto operator OP(const Word<W1, S1> &a, const Word<W2, S2> &b) {                               \
+        using C = typename common_word<W1, S1, W2, S2>::type;                                      \
+        return RET<C>(C(a) OP C(b));                                                               \
+    }                                                                                              \
+    template <unsigned W, bool S, std::integral I> auto operator OP(const Word<W, S> &a, I b) {    \
+        using C = typename common_word<W, S, native_bits<I>, native_signed<I>>::type;              \
+        return RET<C>(C(a) OP C(b));                                                               \
+    }                                                                                              \
+    template <unsigned W, bool S, std::integral I> auto operator OP(I a, const Word<W, S> &b) {    \
+        using C = typename common_word<native_bits<I>, native_signed<I>, W, S>::type;              \
+        return RET<C>(C(a) OP C(b));                                                               \
     }
 
-template <unsigned> using BoolOf = SymBool;
-SC_SYM_MIXED(+, Sym)
-SC_SYM_MIXED(-, Sym)
-SC_SYM_MIXED(*, Sym)
-SC_SYM_MIXED(/, Sym)
-SC_SYM_MIXED(%, Sym)
-SC_SYM_MIXED(>>, Sym)
-SC_SYM_MIXED(<<, Sym)
+template <class C> using SameWord = C;
+template <class> using BoolOf = SymBool;
+SC_SYM_MIXED(+, SameWord)
+SC_SYM_MIXED(-, SameWord)
+SC_SYM_MIXED(*, SameWord)
+SC_SYM_MIXED(/, SameWord)
+SC_SYM_MIXED(%, SameWord)
+SC_SYM_MIXED(&, SameWord)
+SC_SYM_MIXED(|, SameWord)
+SC_SYM_MIXED(^, SameWord)
 SC_SYM_MIXED(==, BoolOf)
 SC_SYM_MIXED(!=, BoolOf)
 SC_SYM_MIXED(<, BoolOf)
@@ -225,19 +339,64 @@ SC_SYM_MIXED(>, BoolOf)
 SC_SYM_MIXED(>=, BoolOf)
 #undef SC_SYM_MIXED
 
+// A shift has the type of its (promoted) left operand; the count is only
+// a number of bits.
+template <unsigned W, bool S, unsigned W2, bool S2>
+    requires(W2 != W || S2 != S)
+Word<W, S> operator>>(const Word<W, S> &a, const Word<W2, S2> &b) { return a >> Word<W, S>(b); }
+template <unsigned W, bool S, unsigned W2, bool S2>
+    requires(W2 != W || S2 != S)
+Word<W, S> operator<<(const Word<W, S> &a, const Word<W2, S2> &b) { return a << Word<W, S>(b); }
+template <unsigned W, bool S, std::integral I> Word<W, S> operator>>(const Word<W, S> &a, I b) {
+    return a >> Word<W, S>(b);
+}
+template <unsigned W, bool S, std::integral I> Word<W, S> operator<<(const Word<W, S> &a, I b) {
+    return a << Word<W, S>(b);
+}
+template <unsigned W, bool S, std::integral I> auto operator>>(I a, const Word<W, S> &b) {
+    using C = Word<native_bits<I>, native_signed<I>>;
+    return C(a) >> C(b);
+}
+template <unsigned W, bool S, std::integral I> auto operator<<(I a, const Word<W, S> &b) {
+    using C = Word<native_bits<I>, native_signed<I>>;
+    return C(a) << C(b);
+}
+
+// A constant table read at a symbolic index: an if-then-else chain over
+// the entries in the bit-vector encoding (no path split); in the integer
+// encoding the index is split into its feasible values.  An index outside
+// the table is an obligation.
+template <class T, std::size_t N, unsigned W, bool S>
+Word<native_bits<T>, native_signed<T>> table_lookup(const T (&v)[N], const Word<W, S> &i) {
+    using R = Word<native_bits<T>, native_signed<T>>;
+    record_obligation((Word<W, S>(0) <= i && i < Word<W, S>(N)).e, "table index");
+    if (current_encoding() == Encoding::integer)
+        return R(v[concretize(i.e, 0, static_cast<unsigned>(N - 1))]);
+    z3::expr r = R(v[N - 1]).e;
+    for (std::size_t k = N - 1; k-- > 0;)
+        r = z3::ite(i.e == Word<W, S>(k).e, R(v[k]).e, r);
+    return R(r);
+}
+
 // The symbolic data models, mirroring sc::ilp32 / sc::lp64.
 struct sym_ilp32 {
     static constexpr unsigned long_bits = 32;
     using ulong = Sym<32>;
+    using slong = SSym<32>;
     using uint = Sym<32>;
+    using sint = SSym<32>;
     using u64 = Sym<64>;
+    using s64 = SSym<64>;
     using boolean = SymBool;
 };
 struct sym_lp64 {
     static constexpr unsigned long_bits = 64;
     using ulong = Sym<64>;
+    using slong = SSym<64>;
     using uint = Sym<32>;
+    using sint = SSym<32>;
     using u64 = Sym<64>;
+    using s64 = SSym<64>;
     using boolean = SymBool;
 };
 

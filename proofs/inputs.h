@@ -25,7 +25,7 @@ struct InputDecl {
 };
 
 template <class W> struct word_bits;
-template <unsigned N> struct word_bits<model::Sym<N>> { static constexpr unsigned value = N; };
+template <unsigned N, bool S> struct word_bits<model::Word<N, S>> { static constexpr unsigned value = N; };
 template <unsigned N> struct word_bits<Checked<N>> { static constexpr unsigned value = N; };
 
 class SymInputs {
