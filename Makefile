@@ -7,6 +7,7 @@
 #   make fuzz     libFuzzer and AFL++ runs of the property harness
 #   make bench    speed figures (ratios measured in one run)
 #   make equiv    the variants against the oracles extracted from seed 000
+#                 and from the Linux 6.1 and 6.12 sources
 #   make install  put schedcheck on PATH (PREFIX=/usr/local)
 
 SHELL := /bin/bash
@@ -20,7 +21,7 @@ FUZZ_SECONDS ?= 60
 OUT ?= out
 
 DEB_PACKAGES := build-essential cmake pkg-config libz3-dev z3 catch2 clang libclang-rt-14-dev \
-                afl++ libcli11-dev nlohmann-json3-dev libfmt-dev
+                afl++ libcli11-dev nlohmann-json3-dev libfmt-dev linux-source-6.1 linux-source-6.12
 
 .PHONY: all deps build run test fuzz bench equiv install clean corpus-replay
 
@@ -91,6 +92,10 @@ equiv: build
 	./$(BUILD)/schedcheck equiv --variant cpuload/shi-1-3 --oracle seed000-post3
 	./$(BUILD)/schedcheck equiv --variant cpuload/shi-1-4 --oracle seed000-post3
 	./$(BUILD)/schedcheck equiv --variant cpuload/shi-1-5 --oracle seed000-post5
+	./$(BUILD)/schedcheck equiv --variant pelt/v6.1 --oracle linux-6.1
+	./$(BUILD)/schedcheck equiv --variant pelt/v6.12 --oracle linux-6.12
+	./$(BUILD)/schedcheck equiv --variant utilest/v6.1 --oracle linux-6.1
+	./$(BUILD)/schedcheck equiv --variant utilest/v6.12 --oracle linux-6.12
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -8,28 +8,16 @@
 
 namespace sc::oracle {
 
-const std::vector<Wanted> &cpuload_wanted() {
-    static const std::vector<Wanted> w = {
-        {"kernel/sched/sched.h", "CPU_LOAD_IDX_MAX"},   {"kernel/sched/proc.c", "DEGRADE_SHIFT"},
-        {"kernel/sched/proc.c", "degrade_zero_ticks"},  {"kernel/sched/proc.c", "degrade_factor"},
-        {"kernel/sched/proc.c", "decay_load_missed"},   {"kernel/sched/proc.c", "__update_cpu_load"},
-        {"kernel/sched/fair.c", "source_load"},         {"kernel/sched/fair.c", "target_load"},
-    };
-    return w;
-}
-
 namespace {
-
 // Replace the token at index k of text (tokenized as toks) by repl.
 std::string replace_token(const std::string &text, const std::vector<Token> &toks, std::size_t k,
                           const std::string &repl) {
     return text.substr(0, toks[k].offset) + repl + text.substr(toks[k].end);
 }
+} // namespace
 
-// A definition's text as a class member: functions become static member
-// functions; file-scope tables become static constexpr members.
-std::string as_member(const Definition &d) {
-    std::string t = rewrite_types(d.text);
+std::string as_member(const Definition &d, const RewriteOptions &opt) {
+    std::string t = rewrite_types(d.text, opt);
     std::vector<Token> toks = tokenize(t);
     if (toks.empty())
         return t;
@@ -46,6 +34,18 @@ std::string as_member(const Definition &d) {
     }
     return t; // macros
 }
+
+const std::vector<Wanted> &cpuload_wanted() {
+    static const std::vector<Wanted> w = {
+        {"kernel/sched/sched.h", "CPU_LOAD_IDX_MAX"},   {"kernel/sched/proc.c", "DEGRADE_SHIFT"},
+        {"kernel/sched/proc.c", "degrade_zero_ticks"},  {"kernel/sched/proc.c", "degrade_factor"},
+        {"kernel/sched/proc.c", "decay_load_missed"},   {"kernel/sched/proc.c", "__update_cpu_load"},
+        {"kernel/sched/fair.c", "source_load"},         {"kernel/sched/fair.c", "target_load"},
+    };
+    return w;
+}
+
+namespace {
 
 // Does the image's struct rq still hold an array cpu_load[]?  (Patch 2/4
 // of seed 000 turns it into one value.)
@@ -127,11 +127,11 @@ std::string generate_cpuload(const std::vector<OracleSpec> &specs, std::vector<s
           << "#define min(a, b) shim_min<sc_ulong>(a, b)\n"
           << "#define max(a, b) shim_max<sc_ulong>(a, b)\n";
         for (const auto &d : macros)
-            o << as_member(d);
+            o << as_member(d, {});
         for (const auto &d : tables)
-            o << "    " << as_member(d);
+            o << "    " << as_member(d, {});
         for (const auto &d : functions)
-            o << as_member(d) << "\n";
+            o << as_member(d, {}) << "\n";
         o << "#undef sched_feat\n#undef min\n#undef max\n";
         for (const auto &d : macros)
             o << "#undef " << d.name << "\n";

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "oracle/extract.h"
+#include "oracle/rewrite.h"
 
 namespace sc::oracle {
 
@@ -21,6 +22,11 @@ struct OracleSpec {
     std::string description; // where it comes from
     Image image;
 };
+
+// A definition's text as a member of a generated class template:
+// functions become static member functions, file-scope tables static
+// constexpr members; types rewritten as `opt` says.
+std::string as_member(const Definition &d, const RewriteOptions &opt);
 
 // The cpuload definitions looked for in an image, by file.
 struct Wanted {

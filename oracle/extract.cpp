@@ -227,6 +227,10 @@ private:
     // The declared name in front of an initialiser's '='.
     std::optional<std::string> object_name(std::size_t b, std::size_t eq) const {
         std::size_t k = eq;
+        // `t[] __maybe_unused = {`: an annotation after the brackets.
+        if (k > b + 1 && t[k - 1].kind == TokKind::identifier && t[k - 1].text.rfind("__", 0) == 0 &&
+            p(k - 2, "]"))
+            --k;
         while (k > b && p(k - 1, "]")) {
             // back to the matching '['
             int depth = 0;

@@ -477,12 +477,15 @@ Image pre_image(const Series &s) {
 }
 
 Image post_image(const Series &s, std::size_t upto) {
+    // Start from everything the series shows of the base tree, so that text
+    // only a later patch mentions is carried along to the new line numbers.
+    return apply_series(pre_image(s), s, upto);
+}
+
+Image apply_series(const Image &base, const Series &s, std::size_t upto) {
     if (upto > s.patches.size())
         throw extract_error("post_image: " + s.origin + " holds " + std::to_string(s.patches.size()) +
                             " patches, not " + std::to_string(upto));
-    // Start from everything the series shows of the base tree, so that text
-    // only a later patch mentions is carried along to the new line numbers.
-    Image base = pre_image(s);
     State st;
     for (const auto &[path, frs] : base.files) {
         FileState &fs = st[path];

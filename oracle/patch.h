@@ -90,5 +90,7 @@ Image pre_image(const Series &s);
 // extract_error naming the patch, file and hunk when a hunk conflicts with
 // the known text.
 Image post_image(const Series &s, std::size_t upto);
+// The same replay on a known base, e.g. whole files of a kernel tree.
+Image apply_series(const Image &base, const Series &s, std::size_t upto);
 
 } // namespace sc::oracle

@@ -15,7 +15,7 @@ bool specifier(const Token &t) {
 }
 
 // The alias for a run of builtin specifiers, or nothing to keep it as is.
-std::optional<std::string> alias_for(const std::vector<Token> &t, std::size_t b, std::size_t e) {
+std::optional<std::string> alias_for(const std::vector<Token> &t, std::size_t b, std::size_t e, bool ints) {
     int uns = 0, lng = 0, shrt = 0, chr = 0, flt = 0;
     for (std::size_t k = b; k < e; ++k) {
         flt += t[k].text == "double" || t[k].text == "float";
@@ -32,6 +32,8 @@ std::optional<std::string> alias_for(const std::vector<Token> &t, std::size_t b,
         return uns ? "sc_ulong" : "sc_slong";
     if (uns)
         return "sc_uint";
+    if (ints)
+        return "sc_sint";
     return std::nullopt; // int, signed, signed int
 }
 
@@ -49,19 +51,39 @@ std::optional<std::string> alias_for_typedef(const std::vector<Token> &t, std::s
     return std::nullopt;
 }
 
-std::string rewrite_directive(const std::string &d) {
+// An integer literal with an L or LL suffix, as a value of the model's
+// type; nothing for any other number.
+std::optional<std::string> typed_literal(const std::string &n) {
+    std::size_t e = n.size();
+    while (e > 0 && (n[e - 1] == 'u' || n[e - 1] == 'U' || n[e - 1] == 'l' || n[e - 1] == 'L'))
+        --e;
+    std::string digits = n.substr(0, e), suffix = n.substr(e);
+    if (digits.empty() || n.find('.') != std::string::npos)
+        return std::nullopt;
+    int l = 0, u = 0;
+    for (char c : suffix) {
+        l += c == 'l' || c == 'L';
+        u += c == 'u' || c == 'U';
+    }
+    if (l == 0)
+        return std::nullopt;
+    std::string type = l == 2 ? (u ? "sc_u64" : "sc_s64") : (u ? "sc_ulong" : "sc_slong");
+    return type + "(" + digits + ")";
+}
+
+std::string rewrite_directive(const std::string &d, const RewriteOptions &opt) {
     DirectiveParts parts = split_directive(d);
     if (parts.name != "define")
         return d;
     // Rewrite the whole text after "define" as C; the '#' and name are kept.
     std::size_t at = d.find("define");
     std::string head = d.substr(0, at + 6);
-    return head + rewrite_types(d.substr(at + 6));
+    return head + rewrite_types(d.substr(at + 6), opt);
 }
 
 } // namespace
 
-std::string rewrite_types(const std::string &text) {
+std::string rewrite_types(const std::string &text, const RewriteOptions &opt) {
     std::vector<Token> t = tokenize(text);
     std::string out;
     std::size_t copied = 0; // text[0, copied) is already in `out`
@@ -72,7 +94,7 @@ std::string rewrite_types(const std::string &text) {
     };
     for (std::size_t i = 0; i < t.size();) {
         if (t[i].kind == TokKind::directive) {
-            std::string r = rewrite_directive(t[i].text);
+            std::string r = rewrite_directive(t[i].text, opt);
             if (r != t[i].text)
                 replace(t[i].offset, t[i].end, r);
             ++i;
@@ -82,13 +104,21 @@ std::string rewrite_types(const std::string &text) {
             std::size_t e = i;
             while (e < t.size() && specifier(t[e]))
                 ++e;
-            if (auto a = alias_for(t, i, e))
+            if (auto a = alias_for(t, i, e, opt.ints))
                 replace(t[i].offset, t[e - 1].end, *a);
             i = e;
             continue;
         }
+        if (opt.ints && t[i].is_ident("bool")) {
+            replace(t[i].offset, t[i].end, "sc_bool");
+            ++i;
+            continue;
+        }
         if (t[i].kind == TokKind::identifier)
             if (auto a = alias_for_typedef(t, i))
+                replace(t[i].offset, t[i].end, *a);
+        if (opt.literals && t[i].kind == TokKind::number)
+            if (auto a = typed_literal(t[i].text))
                 replace(t[i].offset, t[i].end, *a);
         ++i;
     }

@@ -15,6 +15,7 @@
 #include "oracle_gen/seed000.h"
 #include "proofs/domain.h"
 #include "proofs/engine.h"
+#include "proofs/equiv_kernel.h"
 #include "proofs/invariant.h"
 #include "proofs/report.h"
 #include "ref/cpuload.h"
@@ -270,6 +271,8 @@ std::vector<OracleInfo> oracles() {
     for (const char *id : {"seed000-pre", "seed000-post3", "seed000-post5"})
         out.push_back({id, "seed 000 patch images", false, oracle_gen::seed000_reason, {}, ""});
 #endif
+    for (auto &o : kernel_oracles())
+        out.push_back(std::move(o));
     return out;
 }
 
@@ -286,14 +289,18 @@ EquivResult prove_equivalence(const Variant &v, const std::string &oracle, Arch 
         throw input_error("unknown oracle \"" + oracle + "\" (built in: " + ids + ")");
     if (!info->available)
         throw input_error("oracle " + oracle + " is not available in this build: " + info->reason);
-    if (v.family != "cpuload")
-        throw input_error("oracle " + oracle + " holds cpuload functions; " + v.id + " is not a cpuload variant");
-
     EquivResult res;
     res.variant = v.id;
     res.oracle = oracle;
     res.arch = a;
     auto t0 = std::chrono::steady_clock::now();
+    if (oracle.rfind("linux-", 0) == 0) {
+        prove_kernel_equivalence(res, v, timeout_ms);
+        res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return res;
+    }
+    if (v.family != "cpuload")
+        throw input_error("oracle " + oracle + " holds cpuload functions; " + v.id + " is not a cpuload variant");
 #if SC_SEED000
     auto go = [&]<template <class> class O>(const char *const *has) {
         cpuload::with_patch_level(v.level, [&]<patch_level P>() {

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "ref/cpuload.h"
+#include "ref/pelt.h"
+#include "ref/util_est.h"
 
 namespace sc {
 
@@ -14,7 +16,8 @@ struct Variant {
     std::string id;          // stable, e.g. "cpuload/shi-1-4"
     std::string family;      // "cpuload"
     std::string description; // which seed, patch or release it follows
-    cpuload::patch_level level;
+    cpuload::patch_level level = cpuload::patch_level::v3_13;
+    int code = 0; // the family's version enum (pelt::version, utilest::version) as a number
 };
 
 const std::vector<Variant> &variants();
