@@ -350,10 +350,4 @@ int cmd_oracle_extract(const std::string &patch, bool as_json) {
     return 0;
 }
 
-int cmd_oracle_build(const std::string &, const std::string &, const std::string &) {
-    throw input_error("oracle build: building an oracle from a kernel tree, tarball or patch at run time is not "
-                      "implemented yet; the built-in seed-000 oracles are extracted at build time "
-                      "(see `schedcheck oracle list`)");
-}
-
 } // namespace sc::cli

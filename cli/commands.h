@@ -35,6 +35,8 @@ struct EquivArgs {
 int cmd_equiv(const EquivArgs &a);
 int cmd_oracle_list(bool json);
 int cmd_oracle_extract(const std::string &patch, bool json);
-int cmd_oracle_build(const std::string &kernel, const std::string &patch, const std::string &name);
+// Extract, generate and compile an oracle library (cli/oracle_build.cpp).
+int cmd_oracle_build(const std::string &kernel, const std::string &patch, const std::string &name,
+                     const std::string &out_dir);
 
 } // namespace sc::cli

@@ -54,10 +54,13 @@ int main(int argc, char **argv) {
     auto *oextract = oracle->add_subcommand("extract", "what a patch series holds: patches, images, whole definitions");
     oextract->add_option("--patch", xpatch, "unified diff, git format-patch mbox or mail thread")->required();
     oextract->add_flag("--json", json, "print JSON");
-    auto *obuild = oracle->add_subcommand("build", "build an oracle from a kernel tree or patch (not yet)");
-    obuild->add_option("--kernel", okernel, "kernel tree or linux-source tarball");
-    obuild->add_option("--patch", opatch, "unified diff or mbox");
-    obuild->add_option("--name", oname, "oracle name");
+    std::string oout = "oracles";
+    auto *obuild = oracle->add_subcommand("build", "build a PELT/util_est oracle library from a kernel tree, tarball or patch");
+    obuild->add_option("--kernel", okernel, "kernel tree or linux-source tarball (default: Debian's 6.12 tarball, "
+                                            "or none when only --patch is given)");
+    obuild->add_option("--patch", opatch, "unified diff or mbox: build the oracle of each of its two images");
+    obuild->add_option("--name", oname, "oracle name (default: linux-<version>, or the patch file's stem)");
+    obuild->add_option("--out", oout, "directory for the generated header and library (default: oracles)");
 
     auto known = [&](const std::string &name) {
         for (const CLI::App *sub : app.get_subcommands({}))
@@ -99,7 +102,7 @@ int main(int argc, char **argv) {
         if (*oextract)
             return cmd_oracle_extract(xpatch, json);
         if (*obuild)
-            return cmd_oracle_build(okernel, opatch, oname);
+            return cmd_oracle_build(okernel, opatch, oname, oout);
     } catch (const sc::proofs::input_error &e) {
         std::cerr << "schedcheck: error: " << e.what() << "\n";
         return 2;

@@ -68,7 +68,7 @@ std::string as_ktable(const Definition &d, const KernelOracleSpec &spec, const s
 
 } // namespace
 
-std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string> &found) {
+std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string> &found, bool partial) {
     const RewriteOptions opt{true, true};
     std::vector<Definition> macros, functions;
     std::string table;
@@ -77,14 +77,14 @@ std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string>
     found.clear();
     for (const KernelWanted &w : pelt_wanted()) {
         if (!spec.image.file(w.path)) {
-            if (!w.required)
+            if (!w.required || partial)
                 continue;
             throw extract_error(spec.id + " (" + spec.version + "): " + w.path + " is missing from the kernel source, "
                                 "so " + w.name + " cannot be extracted");
         }
         auto d = find_definition(spec.image, w.path, w.name);
         if (!d) {
-            if (!w.required)
+            if (!w.required || partial)
                 continue;
             throw extract_error(spec.id + " (" + spec.version + "): " + w.name + " not found in " + w.path +
                                 " (renamed, removed, or no longer a whole definition)");
@@ -110,6 +110,8 @@ std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string>
         }
     }
 
+    if (found.empty())
+        throw extract_error(spec.id + ": none of the PELT or util_est definitions lies wholly inside the text");
     std::ostringstream o;
     o << "// " << spec.id << " (" << spec.version << "): " << spec.description << "\n"
       << "namespace " << spec.name << " {\n"

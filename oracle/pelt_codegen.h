@@ -40,6 +40,8 @@ const std::vector<KernelWanted> &pelt_wanted();
 
 // Throws extract_error naming the oracle, version, file and definition
 // when a required definition is missing.  `found` lists what was taken.
-std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string> &found);
+// With `partial` (an image rebuilt from a patch's hunks alone), what is
+// missing is left out instead, and only finding nothing at all is an error.
+std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string> &found, bool partial = false);
 
 } // namespace sc::oracle

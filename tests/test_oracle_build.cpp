@@ -1,0 +1,143 @@
+// `schedcheck oracle build`: a library from a real kernel source, and every
+// kind of bad input it must refuse with a message naming what is wrong,
+// leaving nothing behind.  The kernel text comes from Debian's
+// linux-source-6.1 tarball at test time; nothing of it is in the tests.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Out {
+    int code;
+    std::string text;
+};
+
+Out sh(const std::string &cmd) {
+    FILE *p = popen((cmd + " 2>&1").c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::string out;
+    std::array<char, 4096> buf{};
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
+        out.append(buf.data(), n);
+    int st = pclose(p);
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+Out build(const std::string &args) { return sh(std::string(SCHEDCHECK_BIN) + " oracle build " + args); }
+
+const char *tarball = "/usr/src/linux-source-6.1.tar.xz";
+
+// The tarball's sched files, unpacked once for all the tests.
+fs::path tree() {
+    static fs::path t;
+    if (t.empty()) {
+        fs::path d = fs::temp_directory_path() / "schedcheck-test-tree";
+        if (!fs::exists(d / "kernel/sched/pelt.c")) {
+            fs::create_directories(d);
+            REQUIRE(sh("tar -xf " + std::string(tarball) + " -C " + d.string() +
+                       " --strip-components=1 --wildcards '*/Makefile' '*/kernel/sched/*' '*/include/linux/sched.h'")
+                        .code == 0);
+        }
+        t = d;
+    }
+    return t;
+}
+
+fs::path fresh_dir(const std::string &name) {
+    fs::path d = fs::temp_directory_path() / ("schedcheck-ob-" + name);
+    fs::remove_all(d);
+    return d;
+}
+
+bool empty_or_absent(const fs::path &d) { return !fs::exists(d) || fs::is_empty(d); }
+
+void write(const fs::path &p, const std::string &s) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << s;
+}
+
+} // namespace
+
+TEST_CASE("oracle build: a library with version-prefixed symbols from a kernel tree", "[oracle-build]") {
+    if (!fs::exists(tarball)) {
+        WARN("no " << tarball << ": skipped");
+        return;
+    }
+    fs::path out = fresh_dir("ok");
+    Out r = build("--kernel " + tree().string() + " --out " + out.string());
+    INFO(r.text);
+    REQUIRE(r.code == 0);
+    CHECK(fs::exists(out / "linux-6.1.h"));
+    CHECK(fs::exists(out / "linux-6.1.json"));
+    REQUIRE(fs::exists(out / "libschedcheck-oracle-linux-6.1.a"));
+    // Every defined function symbol lives in the version's namespace.
+    Out nm = sh("nm -C --defined-only " + (out / "libschedcheck-oracle-linux-6.1.a").string() + " | grep ' [TW] '");
+    CHECK(nm.text.find("sc::oracle_gen::linux_6_1::kernel<sc::lp64>::___update_load_sum") != std::string::npos);
+    CHECK(nm.text.find("sc::oracle_gen::linux_6_1::kernel<sc::ilp32>::util_est_update") != std::string::npos);
+    std::istringstream lines(nm.text);
+    for (std::string l; std::getline(lines, l);)
+        if (l.find("kernel<") != std::string::npos)
+            CHECK(l.find("sc::oracle_gen::linux_6_1::") != std::string::npos);
+}
+
+TEST_CASE("oracle build: bad kernel sources and patches are refused, nothing is left", "[oracle-build]") {
+    fs::path out = fresh_dir("bad");
+    fs::path tmp = fresh_dir("inputs");
+    fs::create_directories(tmp / "not-a-tree");
+    Out r = build("--kernel " + (tmp / "not-a-tree").string() + " --out " + out.string());
+    CHECK(r.code == 2);
+    CHECK(r.text.find("not a kernel tree (no kernel/sched") != std::string::npos);
+
+    write(tmp / "corrupt.tar.xz", "this is not an xz stream\n");
+    r = build("--kernel " + (tmp / "corrupt.tar.xz").string() + " --out " + out.string());
+    CHECK(r.code == 2);
+    CHECK(r.text.find("corrupt.tar.xz: not a readable kernel tarball") != std::string::npos);
+
+    write(tmp / "nodiff.mbox", "From: someone\nSubject: [PATCH] words only\n\nNo diff here.\n");
+    r = build("--patch " + (tmp / "nodiff.mbox").string() + " --out " + out.string());
+    CHECK(r.code == 2);
+    CHECK(r.text.find("no diff found in") != std::string::npos);
+    CHECK(empty_or_absent(out));
+
+    if (!fs::exists(tarball)) {
+        WARN("no " << tarball << ": the cases that need kernel text are skipped");
+        return;
+    }
+    // A function that is gone.
+    fs::path t1 = tmp / "renamed";
+    fs::copy(tree(), t1, fs::copy_options::recursive);
+    REQUIRE(sh("sed -i 's/^static u64 decay_load(/static u64 decay_load_gone(/' " + (t1 / "kernel/sched/pelt.c").string())
+                .code == 0);
+    r = build("--kernel " + t1.string() + " --out " + out.string());
+    CHECK(r.code == 2);
+    CHECK(r.text.find("decay_load not found in kernel/sched/pelt.c") != std::string::npos);
+    CHECK(r.text.find("6.1.") != std::string::npos); // the kernel version
+
+    // A function whose shape no longer fits the shims.
+    fs::path t2 = tmp / "reshaped";
+    fs::copy(tree(), t2, fs::copy_options::recursive);
+    REQUIRE(sh("sed -i 's/sa->period_contrib = delta;/sa->period_contrib_new = delta;/' " +
+               (t2 / "kernel/sched/pelt.c").string())
+                .code == 0);
+    r = build("--kernel " + t2.string() + " --out " + out.string());
+    CHECK(r.code == 2);
+    CHECK(r.text.find("function accumulate_sum no longer compiles against the shims") != std::string::npos);
+
+    // A patch that does not apply to the tree.
+    write(tmp / "stale.patch", "--- a/kernel/sched/pelt.c\n+++ b/kernel/sched/pelt.c\n@@ -100,3 +100,3 @@\n"
+                               " no such line\n-in this file\n+at all\n end\n");
+    r = build("--kernel " + tree().string() + " --patch " + (tmp / "stale.patch").string() + " --out " + out.string());
+    CHECK(r.code == 2);
+    CHECK(r.text.find("file kernel/sched/pelt.c, hunk '@@ -100,3 +100,3 @@'") != std::string::npos);
+    CHECK(empty_or_absent(out));
+}
