@@ -61,14 +61,24 @@ test: build
 corpus-replay: deps
 	CC=clang CXX=clang++ cmake -S . -B $(SANBUILD) -DCMAKE_BUILD_TYPE=Debug \
 	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
-	cmake --build $(SANBUILD) -j $(JOBS) --target cpuload_property_fuzz
+	cmake --build $(SANBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz
 	./$(SANBUILD)/fuzz/cpuload_property_fuzz -runs=0 corpora/cpuload
-	@echo "corpus replay: all inputs of corpora/cpuload passed under ASan+UBSan"
+	./$(SANBUILD)/fuzz/differential_fuzz -runs=0 corpora/differential
+	@echo "corpus replay: all inputs of corpora/cpuload and corpora/differential passed under ASan+UBSan"
+	@# A bounded smoke run of each harness (mutations, not only the corpus).
+	./$(SANBUILD)/fuzz/cpuload_property_fuzz -runs=2000 -seed=1 corpora/cpuload -dict=corpora/cpuload.dict \
+	  -artifact_prefix=$(SANBUILD)/ 2>&1 | tail -1
+	mkdir -p $(SANBUILD)/smoke-differential && cp -n corpora/differential/* $(SANBUILD)/smoke-differential/
+	./$(SANBUILD)/fuzz/differential_fuzz -runs=5000 -seed=1 $(SANBUILD)/smoke-differential \
+	  -artifact_prefix=$(SANBUILD)/ 2>&1 | tail -1
 
 fuzz: deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Release \
 	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
-	cmake --build $(FUZZBUILD) -j $(JOBS) --target cpuload_property_fuzz
+	cmake --build $(FUZZBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz
+	mkdir -p $(FUZZBUILD)/corpus-differential && cp -n corpora/differential/* $(FUZZBUILD)/corpus-differential/
+	SCHEDCHECK_REPRO_DIR=corpora/differential ./$(FUZZBUILD)/fuzz/differential_fuzz -max_total_time=$(FUZZ_SECONDS) \
+	  $(FUZZBUILD)/corpus-differential corpora/differential
 	mkdir -p $(FUZZBUILD)/corpus && cp -n corpora/cpuload/* $(FUZZBUILD)/corpus/ 2>/dev/null || true
 	./$(FUZZBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(FUZZ_SECONDS) \
 	  -dict=corpora/cpuload.dict $(FUZZBUILD)/corpus corpora/cpuload

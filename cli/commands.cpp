@@ -281,7 +281,8 @@ int cmd_oracle_list(bool as_json) {
                            {"available", o.available},
                            {"reason", o.reason},
                            {"definitions", o.definitions},
-                           {"same_as", o.same_as}});
+                           {"same_as", o.same_as},
+                           {"self_check", o.self_checked ? json(o.self_check) : json(nullptr)}});
         std::cout << json{{"oracles", arr}}.dump(2) << "\n";
         return 0;
     }
@@ -292,6 +293,14 @@ int cmd_oracle_list(bool as_json) {
             for (const auto &x : o.definitions)
                 d += (d.empty() ? "" : ", ") + x;
             std::cout << fmt::format("{:<15} definitions: {}\n{:<15} meant to equal: {}\n", "", d, "", o.same_as);
+            if (o.self_checked) {
+                std::string sc = o.self_check.empty() ? "runnable_avg_yN_inv[0..31] and LOAD_AVG_MAX match their "
+                                                        "regeneration from y^32 = 1/2"
+                                                      : "DIFFERS from the regeneration:";
+                std::cout << fmt::format("{:<15} self-check: {}\n", "", sc);
+                for (const auto &x : o.self_check)
+                    std::cout << fmt::format("{:<15}   {}\n", "", x);
+            }
         }
     }
     return 0;

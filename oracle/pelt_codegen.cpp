@@ -180,12 +180,14 @@ std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string>
     o << table;
     for (const auto &d : functions)
         o << as_member(d, opt) << "\n";
+    o << "    static constexpr std::uint64_t shim_load_avg_max = LOAD_AVG_MAX;\n";
     for (const char *m : shim_macros)
         o << "#undef " << m << "\n#pragma pop_macro(\"" << m << "\")\n";
     for (const auto &d : macros)
         o << "#undef " << d.name << "\n";
     o << "#pragma GCC diagnostic pop\n";
     o << "};\n";
+    o << "inline constexpr std::uint64_t load_avg_max = kernel<sc::lp64>::shim_load_avg_max;\n";
     o << "inline constexpr const char *has[] = {";
     for (const auto &n : found)
         o << "\"" << n << "\", ";

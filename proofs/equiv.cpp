@@ -262,14 +262,14 @@ std::vector<OracleInfo> oracles() {
     };
     std::string src = oracle_gen::seed000_source;
     out.push_back({"seed000-pre", "pre-image of the series in " + src, true, "", list(oracle_gen::seed000_pre_has),
-                   "cpuload/v3.13"});
+                   "cpuload/v3.13", false, {}});
     out.push_back({"seed000-post3", "after patches 1-3 of " + src, true, "", list(oracle_gen::seed000_post3_has),
-                   "cpuload/shi-1-3"});
+                   "cpuload/shi-1-3", false, {}});
     out.push_back({"seed000-post5", "after all patches of " + src, true, "", list(oracle_gen::seed000_post5_has),
-                   "cpuload/shi-1-5"});
+                   "cpuload/shi-1-5", false, {}});
 #else
     for (const char *id : {"seed000-pre", "seed000-post3", "seed000-post5"})
-        out.push_back({id, "seed 000 patch images", false, oracle_gen::seed000_reason, {}, ""});
+        out.push_back({id, "seed 000 patch images", false, oracle_gen::seed000_reason, {}, "", false, {}});
 #endif
     for (auto &o : kernel_oracles())
         out.push_back(std::move(o));

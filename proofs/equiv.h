@@ -23,6 +23,10 @@ struct OracleInfo {
     std::string reason;      // why not, when unavailable
     std::vector<std::string> definitions;
     std::string same_as;     // the variant it is meant to equal
+    // Kernel oracles: the decay table and LOAD_AVG_MAX regenerated from their
+    // definitions (proofs/decay_table.h); what differs, empty when all agree.
+    bool self_checked = false;
+    std::vector<std::string> self_check;
 };
 
 // The oracles built into this binary (generated at build time).

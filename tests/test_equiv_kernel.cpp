@@ -6,6 +6,7 @@
 
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
+#include "proofs/decay_table.h"
 #include "proofs/equiv.h"
 #include "proofs/invariant.h"
 
@@ -95,4 +96,27 @@ TEST_CASE("equiv kernel: different util_est layouts and unknown pairings are inp
     CHECK_THROWS_AS(prove_equivalence(*find_variant("utilest/v6.1"), "linux-6.12", Arch::lp64, 1000), input_error);
     CHECK_THROWS_AS(prove_equivalence(*find_variant("cpuload/v3.13"), "linux-6.1", Arch::lp64, 1000), input_error);
     CHECK_THROWS_AS(prove_equivalence(*find_variant("pelt/v6.1"), "linux-5.4", Arch::lp64, 1000), input_error);
+}
+
+TEST_CASE("equiv kernel: the extracted decay tables regenerate from y^32 = 1/2", "[equiv]") {
+    if (!kernels_available())
+        return;
+    // Hand values: y^16 = 2^-1/2, so entry 16 = floor((2^32-1)/sqrt 2) = 0xb504f333;
+    // entry 0 = 2^32-1.
+    CHECK(decay_table_entry(0) == 0xffffffffu);
+    CHECK(decay_table_entry(16) == 0xb504f333u);
+    CHECK(converged_load_avg_max() == 47742);
+    for (const auto &o : oracles())
+        if (o.id.rfind("linux-", 0) == 0) {
+            INFO(o.id);
+            CHECK(o.self_checked);
+            CHECK(o.self_check.empty());
+        }
+    // A corrupted copy is reported entry by entry.
+    auto t = oracle_gen::linux_6_1::kernel<lp64>::runnable_avg_yN_inv;
+    t.v[5] += 1;
+    auto d = check_decay_table(t, 47743);
+    REQUIRE(d.size() == 2);
+    CHECK(d[0].find("runnable_avg_yN_inv[5]") != std::string::npos);
+    CHECK(d[1].find("LOAD_AVG_MAX = 47743, regenerated 47742") != std::string::npos);
 }
