@@ -144,8 +144,11 @@ int bench_update_cpu_load() {
     return 0;
 }
 
+int bench_kernel_oracles();
+
 int main() {
     int rc = bench_update_cpu_load();
+    bench_kernel_oracles();
     if (bench_proof_matrix) {
         int rc2 = bench_proof_matrix();
         if (rc == 0)

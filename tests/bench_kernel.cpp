@@ -1,0 +1,126 @@
+// `make bench`, kernel oracles: the concrete reference against the
+// extracted kernel function on the same inputs, per function, and the time
+// of all equivalence proofs together.  Ratios are measured within one run.
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "oracle_gen/linux_6_1.h"
+#include "proofs/equiv.h"
+#include "ref/pelt.h"
+#include "ref/util_est.h"
+
+namespace {
+
+using namespace sc;
+
+template <class F> double best_ns(F f, std::size_t n) {
+    double best = 1e30;
+    for (int rep = 0; rep < 7; ++rep) {
+        auto t0 = std::chrono::steady_clock::now();
+        f();
+        auto t1 = std::chrono::steady_clock::now();
+        best = std::min(best, std::chrono::duration<double, std::nano>(t1 - t0).count() / double(n));
+    }
+    return best;
+}
+
+volatile std::uint64_t sink;
+
+} // namespace
+
+int bench_kernel_oracles() {
+#if SC_ORACLE_LINUX_6_1
+    using K = oracle_gen::linux_6_1::kernel<lp64>;
+    constexpr pelt::version V = pelt::version::v6_1;
+    constexpr std::size_t N = 1 << 16;
+    std::mt19937_64 rng(7);
+    struct In {
+        std::uint64_t now, val, n, load;
+        std::uint32_t pc;
+    };
+    std::vector<In> in(N);
+    for (auto &x : in)
+        x = {rng() >> (rng() % 40), rng() >> (rng() % 64), rng() % 3000, rng() % 100000,
+             static_cast<std::uint32_t>(rng() % 1024)};
+    int rc = 0;
+    auto report = [&](const char *fn, double r, double o) {
+        double ratio = r / o;
+        std::printf("  %-34s ref %7.2f ns  kernel %7.2f ns  ratio %.3f (goal <= 1.10: %s)\n", fn, r, o, ratio,
+                    ratio <= 1.10 ? "yes" : "NO");
+    };
+    std::printf("reference against the extracted Linux %s functions (lp64, %zu inputs, best of 7):\n",
+                oracle_gen::linux_6_1::version, N);
+    report("decay_load",
+           best_ns([&] { std::uint64_t s = 0; for (auto &x : in) s += pelt::decay_load<V, lp64>(x.val, x.n); sink = s; }, N),
+           best_ns([&] { std::uint64_t s = 0; for (auto &x : in) s += K::decay_load(x.val, x.n); sink = s; }, N));
+    report("___update_load_sum + ___update_load_avg",
+           best_ns([&] {
+               pelt::sched_avg<lp64> sa{};
+               for (auto &x : in)
+                   if (pelt::___update_load_sum<V, lp64>(sa.last_update_time + (x.now & 0xfffffff), sa, x.load, 1, 1))
+                       pelt::___update_load_avg<V, lp64>(sa, x.load);
+               sink = sa.load_sum;
+           }, N),
+           best_ns([&] {
+               K::sched_avg sa{};
+               for (auto &x : in)
+                   if (K::___update_load_sum(sa.last_update_time + (x.now & 0xfffffff), &sa, x.load, 1, 1))
+                       K::___update_load_avg(&sa, x.load);
+               sink = sa.load_sum;
+           }, N));
+    report("util_est_update",
+           best_ns([&] {
+               utilest::task<lp64> p{};
+               utilest::cfs_rq<lp64> r{};
+               for (auto &x : in) {
+                   p.util_avg = x.load & 1023;
+                   p.ewma &= 0x7fffffffu;
+                   p.enqueued &= 0x7fffffffu;
+                   utilest::util_est_update<utilest::version::v6_1, lp64>(r, p, true, 1024, {});
+               }
+               sink = p.ewma;
+           }, N),
+           best_ns([&] {
+               K::task_struct p{};
+               K::cfs_rq r{};
+               for (auto &x : in) {
+                   p.se.avg.util_avg = x.load & 1023;
+                   p.se.avg.util_est.ewma &= 0x7fffffffu;
+                   p.se.avg.util_est.enqueued &= 0x7fffffffu;
+                   K::util_est_update(&r, &p, true);
+               }
+               sink = p.se.avg.util_est.ewma;
+           }, N));
+
+    // Every equivalence proof of `make equiv` together.
+    struct Pair {
+        const char *variant, *oracle;
+    } pairs[] = {{"cpuload/v3.13", "seed000-pre"},   {"cpuload/shi-1", "seed000-pre"},
+                 {"cpuload/shi-1-3", "seed000-post3"}, {"cpuload/shi-1-4", "seed000-post3"},
+                 {"cpuload/shi-1-5", "seed000-post5"}, {"pelt/v6.1", "linux-6.1"},
+                 {"pelt/v6.12", "linux-6.12"},         {"utilest/v6.1", "linux-6.1"},
+                 {"utilest/v6.12", "linux-6.12"}};
+    auto t0 = std::chrono::steady_clock::now();
+    int proofs = 0, unknown = 0, equivalent = 0;
+    for (const auto &p : pairs)
+        for (Arch a : {Arch::ilp32, Arch::lp64}) {
+            try {
+                auto r = proofs::prove_equivalence(*find_variant(p.variant), p.oracle, a, 60000);
+                ++proofs;
+                unknown += r.verdict == proofs::EquivVerdict::UNKNOWN;
+                equivalent += r.verdict == proofs::EquivVerdict::EQUIVALENT;
+            } catch (const std::exception &e) {
+                std::printf("  %s vs %s: %s\n", p.variant, p.oracle, e.what());
+            }
+        }
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("all equivalence proofs: %d proofs, %d EQUIVALENT, %d UNKNOWN in %.1f s (goal <= 30 s, 0 UNKNOWN: %s)\n",
+                proofs, equivalent, unknown, secs, secs <= 30 && unknown == 0 ? "yes" : "NO");
+    return rc;
+#else
+    std::printf("kernel oracle benchmark: Linux 6.1 oracle not built (%s), skipped\n", oracle_gen::linux_6_1::reason);
+    return 0;
+#endif
+}
