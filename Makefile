@@ -84,12 +84,17 @@ fuzz: deps
 	  -dict=corpora/cpuload.dict $(FUZZBUILD)/corpus corpora/cpuload
 	CC=afl-clang-fast CXX=afl-clang-fast++ cmake -S . -B $(AFLBUILD) -DCMAKE_BUILD_TYPE=Release \
 	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON -DSCHEDCHECK_AFL=ON >/dev/null
-	cmake --build $(AFLBUILD) -j $(JOBS) --target cpuload_property_afl
+	cmake --build $(AFLBUILD) -j $(JOBS) --target cpuload_property_afl differential_afl
 	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
 	  timeout --preserve-status $$(( $(FUZZ_SECONDS) + 30 )) \
 	  afl-fuzz -V $(FUZZ_SECONDS) -x corpora/cpuload.dict -i corpora/cpuload -o $(AFLBUILD)/findings \
 	  -- ./$(AFLBUILD)/fuzz/cpuload_property_afl
-	@crashes=$$(ls $(AFLBUILD)/findings/default/crashes 2>/dev/null | grep -v README | wc -l); \
+	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
+	  SCHEDCHECK_REPRO_DIR=corpora/differential timeout --preserve-status $$(( $(FUZZ_SECONDS) + 30 )) \
+	  afl-fuzz -V $(FUZZ_SECONDS) -i corpora/differential -o $(AFLBUILD)/findings-differential \
+	  -- ./$(AFLBUILD)/fuzz/differential_afl
+	@crashes=$$(ls $(AFLBUILD)/findings/default/crashes $(AFLBUILD)/findings-differential/default/crashes \
+	  2>/dev/null | grep -v -e README -e '^$$' -e ':$$' | wc -l); \
 	  echo "afl-fuzz: $$crashes crashing inputs"; test $$crashes -eq 0
 
 bench: build

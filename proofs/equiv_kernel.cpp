@@ -109,7 +109,7 @@ std::vector<EquivCase<S, C>> pelt_cases(EquivResult &res) {
     cs.push_back(equiv_case<S, C>("get_pelt_divider", {}, [=]<class A, class In>(In &in) {
         pelt::sched_avg<A> sa = declare_avg<A>(in);
         return [=]() -> Outs<A> {
-            auto k = to_kernel<typename K<A>::sched_avg>(sa);
+            auto k = to_kernel<K<A>>(sa);
             return {{"result", {u64_t<A>(pelt::get_pelt_divider<V, A>(sa)), u64_t<A>(K<A>::get_pelt_divider(&k))}}};
         };
     }));
@@ -124,7 +124,7 @@ std::vector<EquivCase<S, C>> pelt_cases(EquivResult &res) {
         return [=]() -> Outs<A> {
             // Every path re-runs this from the declared inputs.
             pelt::sched_avg<A> sa = sa0;
-            auto k = to_kernel<typename K<A>::sched_avg>(sa);
+            auto k = to_kernel<K<A>>(sa);
             Outs<A> out;
             auto rr = pelt::accumulate_sum<V, A>(delta, sa, load, runnable, running);
             auto kr = K<A>::accumulate_sum(delta, &k, load, runnable, running);
@@ -144,7 +144,7 @@ std::vector<EquivCase<S, C>> pelt_cases(EquivResult &res) {
         return [=]() -> Outs<A> {
             // Every path re-runs this from the declared inputs.
             pelt::sched_avg<A> sa = sa0;
-            auto k = to_kernel<typename K<A>::sched_avg>(sa);
+            auto k = to_kernel<K<A>>(sa);
             Outs<A> out;
             auto rr = pelt::___update_load_sum<V, A>(now, sa, load, runnable, running);
             auto kr = K<A>::___update_load_sum(now, &k, load, runnable, running);
@@ -159,7 +159,7 @@ std::vector<EquivCase<S, C>> pelt_cases(EquivResult &res) {
         return [=]() -> Outs<A> {
             // Every path re-runs this from the declared inputs.
             pelt::sched_avg<A> sa = sa0;
-            auto k = to_kernel<typename K<A>::sched_avg>(sa);
+            auto k = to_kernel<K<A>>(sa);
             Outs<A> out;
             pelt::___update_load_avg<V, A>(sa, load);
             K<A>::___update_load_avg(&k, load);

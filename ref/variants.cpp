@@ -20,30 +20,36 @@ const std::vector<Variant> &variants() {
          "seed 000 patches 1-4/4 + follow-up: target_load() scaled by sd->imbalance_pct",
          patch_level::shi_1_5},
         {"pelt/v3.8", "pelt",
-         "Linux v3.8 per-entity runnable average (__update_entity_runnable_avg, 64-bit decay_load product)",
+         "Linux v3.8 per-entity runnable average: runnable_avg_sum/period, contrib = w*sum/(period+1), "
+         "64-bit wrapping decay_load (read in a v3.8.13 tree)",
          {}, int(pelt::version::v3_8)},
         {"pelt/v4.3", "pelt",
-         "Linux v4.3: the per-entity load tracking rewrite of seed 001 as merged (__update_load_avg, "
-         "load_sum/util_sum, runnable_avg_yN_sum)",
+         "Linux v4.3: seed 001's rewrite as merged: weighted 64-bit load_sum, period_contrib, piecewise decay, "
+         "divides by LOAD_AVG_MAX (rebuilt from derived trees; the v4.3 tag itself was not available)",
          {}, int(pelt::version::v4_3)},
         {"pelt/v4.12", "pelt",
-         "Linux v4.12: three-segment accumulate_sum (__accumulate_pelt_segments)", {},
+         "Linux v4.12: three-segment accumulate_sum / __accumulate_pelt_segments, last_update_time += "
+         "delta<<10, divides by LOAD_AVG_MAX (read in a v4.12.4 tree)", {},
          int(pelt::version::v4_12)},
         {"pelt/v6.1", "pelt", "Linux 6.1 kernel/sched/pelt.c: ___update_load_sum / ___update_load_avg, runnable_sum",
          {}, int(pelt::version::v6_1)},
         {"pelt/v6.12", "pelt", "Linux 6.12 kernel/sched/pelt.c (arithmetic as in 6.1)", {},
          int(pelt::version::v6_12)},
         {"utilest/bellasi-v3", "utilest",
-         "seed 004: Bellasi's util_est v3 as posted (conditional EWMA update)", {},
+         "seed 004: Bellasi's util_est, EWMA w=1/4 updated in util_est_dequeue on sleep, skipped within 1%; "
+         "follows the series as merged (v4.19 text, before the UNCHANGED flag), the v3 posting's text "
+         "was not available", {},
          int(utilest::version::bellasi_v3)},
         {"utilest/bellasi-v3-uncond", "utilest",
-         "seed 004 with the EWMA updated unconditionally, as suggested in review", {},
+         "bellasi-v3 with the EWMA updated on every sleep (the unconditional update asked for in review)", {},
          int(utilest::version::bellasi_v3_uncond)},
         {"utilest/v6.1", "utilest",
-         "Linux 6.1: util_est {enqueued, ewma}, UTIL_EST_FASTUP, within_margin", {},
+         "Linux 6.1: UNCHANGED flag in enqueued, UTIL_EST_FASTUP, 1% skip on both members, capacity_orig_of "
+         "check", {},
          int(utilest::version::v6_1)},
         {"utilest/v6.12", "utilest",
-         "Linux 6.12: util_est as one word, dequeued/ewma update with the runnable check", {},
+         "Linux 6.12: one util_est word, increases taken at once, 1% skip, arch capacity and runnable_avg "
+         "checks", {},
          int(utilest::version::v6_12)},
     };
     return all;
