@@ -65,12 +65,17 @@ corpus-replay: deps
 	./$(SANBUILD)/fuzz/cpuload_property_fuzz -runs=0 corpora/cpuload
 	./$(SANBUILD)/fuzz/differential_fuzz -runs=0 corpora/differential
 	@echo "corpus replay: all inputs of corpora/cpuload and corpora/differential passed under ASan+UBSan"
-	@# A bounded smoke run of each harness (mutations, not only the corpus).
-	./$(SANBUILD)/fuzz/cpuload_property_fuzz -runs=2000 -seed=1 corpora/cpuload -dict=corpora/cpuload.dict \
-	  -artifact_prefix=$(SANBUILD)/ 2>&1 | tail -1
+	@# A bounded smoke run of each harness (mutations, not only the corpus);
+	@# a failure shows the harness's report and fails the target.
+	./$(SANBUILD)/fuzz/cpuload_property_fuzz -runs=2000 -seed=1 -dict=corpora/cpuload.dict \
+	  -artifact_prefix=$(SANBUILD)/ corpora/cpuload >$(SANBUILD)/smoke-cpuload.log 2>&1 \
+	  || { tail -40 $(SANBUILD)/smoke-cpuload.log; exit 1; }
+	@tail -1 $(SANBUILD)/smoke-cpuload.log
 	mkdir -p $(SANBUILD)/smoke-differential && cp -n corpora/differential/* $(SANBUILD)/smoke-differential/
-	./$(SANBUILD)/fuzz/differential_fuzz -runs=5000 -seed=1 $(SANBUILD)/smoke-differential \
-	  -artifact_prefix=$(SANBUILD)/ 2>&1 | tail -1
+	./$(SANBUILD)/fuzz/differential_fuzz -runs=100000 -seed=1 -artifact_prefix=$(SANBUILD)/ \
+	  $(SANBUILD)/smoke-differential >$(SANBUILD)/smoke-differential.log 2>&1 \
+	  || { tail -40 $(SANBUILD)/smoke-differential.log; exit 1; }
+	@tail -1 $(SANBUILD)/smoke-differential.log
 
 fuzz: deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Release \

@@ -255,6 +255,19 @@ TEST_CASE("rewrite: builtin and kernel integer types", "[oracle][rewrite]") {
     CHECK(rewrite_types("v = 1UL << 3; p->u64 = s.u32;") == "v = 1UL << 3; p->u64 = s.u32;");
 }
 
+TEST_CASE("rewrite: ints, bools and suffixed literals for fully symbolic code", "[oracle][rewrite]") {
+    const RewriteOptions all{true, true};
+    CHECK(rewrite_types("static int f(int running, bool sleep) { return running; }", all) ==
+          "static sc_sint f(sc_sint running, sc_bool sleep) { return running; }");
+    CHECK(rewrite_types("x = (1L << 10) / 100 + 5UL + 7LL + 9ULL + 0x10ul + 3;", all) ==
+          "x = (sc_slong(1) << 10) / 100 + sc_ulong(5) + sc_s64(7) + sc_u64(9) + sc_ulong(0x10) + 3;");
+    CHECK(rewrite_types("#define SCALE (1L << SHIFT)", all) == "#define SCALE (sc_slong(1) << SHIFT)");
+    // Without the options, int, bool and literals stay as they are.
+    CHECK(rewrite_types("int a; bool b = 1L;") == "int a; bool b = 1L;");
+    // A float stays a float; "unsigned char" stays a byte.
+    CHECK(rewrite_types("double d = 1.5; unsigned char c;", all) == "double d = 1.5; unsigned char c;");
+}
+
 TEST_CASE("rewrite: comments, strings and spacing are untouched", "[oracle][rewrite]") {
     const std::string src = "/* unsigned long here */ char *s = \"long u64\";\n\tlong   v; // unsigned\n";
     CHECK(rewrite_types(src) == "/* unsigned long here */ char *s = \"long u64\";\n\tsc_slong   v; // unsigned\n");
@@ -444,6 +457,13 @@ TEST_CASE("extract: functions, tables, objects and macros in a whole file", "[or
     CHECK(find(defs, "TWICE")->last_line == 3);
     CHECK(find(defs, "helper") == nullptr); // a declaration, not a definition
     CHECK(find(defs, "twist", DefKind::macro) == nullptr);
+}
+
+TEST_CASE("extract: a table with an annotation after its brackets", "[oracle][extract]") {
+    auto defs = definitions("static const u32 halves[] __maybe_unused = {\n\t0x80000000, 0x40000000,\n};\n");
+    REQUIRE(defs.size() == 1);
+    CHECK(defs[0].kind == DefKind::table);
+    CHECK(defs[0].name == "halves");
 }
 
 TEST_CASE("extract: only definitions wholly inside a fragment", "[oracle][extract]") {
