@@ -1,5 +1,6 @@
 #include "oracle/pelt_codegen.h"
 
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -43,6 +44,17 @@ const std::vector<KernelWanted> &pelt_wanted() {
 
 namespace {
 
+// `void f(...) {}`: a function whose body holds no token.
+bool empty_body(const Definition &d) {
+    if (d.kind != DefKind::function)
+        return false;
+    std::vector<Token> t = tokenize(d.text);
+    for (std::size_t k = 0; k + 1 < t.size(); ++k)
+        if (t[k].is("{"))
+            return t[k + 1].is("}");
+    return false;
+}
+
 // A constant u32 table as an sc::ktable, so that a symbolic index works.
 std::string as_ktable(const Definition &d, const KernelOracleSpec &spec, const std::string &path) {
     std::vector<Token> t = tokenize(d.text);
@@ -82,7 +94,14 @@ std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string>
             throw extract_error(spec.id + " (" + spec.version + "): " + w.path + " is missing from the kernel source, "
                                 "so " + w.name + " cannot be extracted");
         }
-        auto d = find_definition(spec.image, w.path, w.name);
+        // fair.c also holds empty stubs of the util_est functions for
+        // !CONFIG_SMP builds.  A stub is not the function: of the
+        // definitions with a body, take the longest.
+        std::optional<Definition> d;
+        for (const Fragment &f : *spec.image.file(w.path))
+            for (const Definition &x : definitions(f))
+                if (x.name == w.name && !empty_body(x) && (!d || x.text.size() > d->text.size()))
+                    d = x;
         if (!d) {
             if (!w.required || partial)
                 continue;

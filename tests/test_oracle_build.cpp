@@ -155,6 +155,17 @@ TEST_CASE("oracle build: bad kernel sources and patches are refused, nothing is 
     CHECK(r.text.find("decay_load not found in kernel/sched/pelt.c") != std::string::npos);
     CHECK(r.text.find("6.1.") != std::string::npos); // the kernel version
 
+    // A function that is gone while an empty !SMP stub of the same name
+    // stays: the stub must not stand in for it.
+    fs::path t3 = tmp / "stub-only";
+    fs::copy(tree(), t3, fs::copy_options::recursive);
+    REQUIRE(sh("sed -i 's/^static inline void util_est_update(/static inline void util_est_update_gone(/' " +
+               (t3 / "kernel/sched/fair.c").string())
+                .code == 0);
+    r = build("--kernel " + t3.string() + " --out " + out.string());
+    CHECK(r.code == 2);
+    CHECK(r.text.find("util_est_update not found in kernel/sched/fair.c") != std::string::npos);
+
     // A function whose shape no longer fits the shims.
     fs::path t2 = tmp / "reshaped";
     fs::copy(tree(), t2, fs::copy_options::recursive);
