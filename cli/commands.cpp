@@ -255,7 +255,7 @@ int cmd_equiv(const EquivArgs &a) {
     std::vector<Arch> arches = parse_arches(a.arch);
     std::vector<EquivResult> rs;
     for (Arch ar : arches)
-        rs.push_back(prove_equivalence(*v, a.oracle, ar, a.timeout_ms));
+        rs.push_back(prove_equivalence(*v, a.oracle, ar, a.timeout_ms, a.oracle_dir));
     bool all_equal = true;
     for (const auto &r : rs)
         all_equal &= r.verdict == EquivVerdict::EQUIVALENT;

@@ -28,6 +28,7 @@ int cmd_explain(const std::string &file);
 
 struct EquivArgs {
     std::string variant, oracle;
+    std::string oracle_dir = "oracles"; // where `oracle build` put its plug-ins
     std::string arch = "all";
     unsigned timeout_ms = 10000;
     bool json = false;

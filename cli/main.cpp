@@ -43,6 +43,8 @@ int main(int argc, char **argv) {
     equiv->add_option("--variant", ea.variant, "a variant id")->required();
     equiv->add_option("--oracle", ea.oracle, "an oracle id (see `schedcheck oracle list`)")->required();
     equiv->add_option("--arch", ea.arch, "ilp32, lp64 or all (default all)");
+    equiv->add_option("--oracle-dir", ea.oracle_dir,
+                      "where `oracle build` put oracles that are not built in (default: oracles)");
     equiv->add_option("--timeout-ms", ea.timeout_ms, "per solver query (default 10000)")->check(CLI::Range(1u, 3600000u));
     equiv->add_flag("--json", ea.json, "print JSON");
 

@@ -12,6 +12,8 @@
 //   libschedcheck-oracle-NAME.a  its ilp32 and lp64 instantiations, every
 //                              symbol prefixed by that namespace, so that
 //                              libraries of several versions link together
+//   NAME.so                    a plug-in `schedcheck equiv --oracle NAME`
+//                              loads (proofs/oracle_plugin.h)
 //   NAME.json                  what was extracted, from where
 // Everything is made in a private directory first and renamed into place
 // only when all of it compiled: a failure leaves nothing behind.
@@ -109,9 +111,35 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
     std::string ar = fmt::format("cd '{}' && ar rcs 'libschedcheck-oracle-{}.a' '{}.o'", tmp.string(), name, name);
     if (std::system(ar.c_str()) != 0)
         throw proofs::input_error("oracle build: ar failed for " + name);
+
+    // The plug-in: the equivalence cases instantiated with this kernel
+    // class; the solver glue comes from the schedcheck binary that loads it.
+    std::string plugin = "#include \"" + name + ".h\"\n#include \"proofs/equiv_kernel_cases.h\"\n"
+                         "#include \"proofs/oracle_plugin.h\"\n"
+                         "extern \"C\" unsigned schedcheck_oracle_abi_v1() { return sc::proofs::plugin_abi(); }\n"
+                         "extern \"C\" int schedcheck_oracle_equiv_v1(sc::proofs::EquivResult *r, const sc::Variant *v,\n"
+                         "                                          unsigned t, std::string *e) {\n"
+                         "    return sc::proofs::plugin_equiv<sc::oracle_gen::" + spec.name + "::kernel, sc::oracle_gen::" +
+                         spec.name + "::split_util_est>(r, v, t, e);\n}\n";
+    write_text(tmp / (name + "-plugin.cpp"), plugin);
+    std::string so = fmt::format("cd '{}' && c++ -std=c++20 -O1 -fPIC -shared -fwrapv -I'{}' '{}-plugin.cpp' -o '{}.so' "
+                                 "$(pkg-config --cflags --libs z3) -lfmt 2>'{}.log'",
+                                 tmp.string(), inc.string(), name, name, name);
+    if (std::system(so.c_str()) != 0) {
+        std::ifstream log(tmp / (name + ".log"));
+        std::string first;
+        for (std::string l; std::getline(log, l);)
+            if (l.find("error") != std::string::npos) {
+                first = l;
+                break;
+            }
+        throw proofs::input_error("oracle build: " + name + ": the equivalence plug-in does not compile: " + first);
+    }
+    fs::remove(tmp / (name + "-plugin.cpp"));
     nlohmann::json manifest = {{"id", name},           {"namespace", "sc::oracle_gen::" + spec.name},
                                {"version", spec.version}, {"source", origin},
-                               {"definitions", b.found}, {"library", "libschedcheck-oracle-" + name + ".a"}};
+                               {"definitions", b.found}, {"library", "libschedcheck-oracle-" + name + ".a"},
+                               {"plugin", name + ".so"}};
     write_text(tmp / (name + ".json"), manifest.dump(2) + "\n");
     fs::remove(tmp / (name + ".cpp"));
     fs::remove(tmp / (name + ".o"));
@@ -183,8 +211,9 @@ int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, co
         std::string d;
         for (const auto &x : b.found)
             d += (d.empty() ? "" : ", ") + x;
-        std::cout << fmt::format("{}: {}/libschedcheck-oracle-{}.a, {}/{}.h\n  definitions: {}\n", b.name, out_dir,
-                                 b.name, out_dir, b.name, d);
+        std::cout << fmt::format("{}: {}/libschedcheck-oracle-{}.a, {}/{}.h, {}/{}.so\n  definitions: {}\n"
+                                 "  compare: schedcheck equiv --oracle {} --oracle-dir {} --variant ...\n",
+                                 b.name, out_dir, b.name, out_dir, b.name, out_dir, b.name, d, b.name, out_dir);
     }
     return 0;
 }

@@ -10,12 +10,14 @@
 #include "proofs/equiv.h"
 
 #include <chrono>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "oracle_gen/seed000.h"
 #include "proofs/domain.h"
 #include "proofs/engine.h"
 #include "proofs/equiv_kernel.h"
+#include "proofs/oracle_plugin.h"
 #include "proofs/invariant.h"
 #include "proofs/report.h"
 #include "ref/cpuload.h"
@@ -276,7 +278,8 @@ std::vector<OracleInfo> oracles() {
     return out;
 }
 
-EquivResult prove_equivalence(const Variant &v, const std::string &oracle, Arch a, unsigned timeout_ms) {
+EquivResult prove_equivalence(const Variant &v, const std::string &oracle, Arch a, unsigned timeout_ms,
+                              const std::string &oracle_dir) {
     std::vector<OracleInfo> all = oracles();
     const OracleInfo *info = nullptr;
     std::string ids;
@@ -285,8 +288,13 @@ EquivResult prove_equivalence(const Variant &v, const std::string &oracle, Arch 
         if (o.id == oracle)
             info = &o;
     }
-    if (!info)
-        throw input_error("unknown oracle \"" + oracle + "\" (built in: " + ids + ")");
+    if (!info) {
+        std::string so = (std::filesystem::path(oracle_dir) / (oracle + ".so")).string();
+        if (!std::filesystem::exists(so))
+            throw input_error("unknown oracle \"" + oracle + "\" (built in: " + ids + "; no plug-in " + so +
+                              " either: `schedcheck oracle build` makes one)");
+        return prove_with_plugin(so, v, oracle, a, timeout_ms);
+    }
     if (!info->available)
         throw input_error("oracle " + oracle + " is not available in this build: " + info->reason);
     EquivResult res;

@@ -48,8 +48,11 @@ struct EquivResult {
     std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> outputs; // name -> (ref, oracle)
 };
 
-// Throws input_error for an unknown or unavailable oracle.
-EquivResult prove_equivalence(const Variant &v, const std::string &oracle, Arch a, unsigned timeout_ms);
+// Throws input_error for an unknown or unavailable oracle.  An oracle that
+// is not built in is looked for as a plug-in, oracle_dir/ORACLE.so, made by
+// `schedcheck oracle build` (proofs/oracle_plugin.h).
+EquivResult prove_equivalence(const Variant &v, const std::string &oracle, Arch a, unsigned timeout_ms,
+                              const std::string &oracle_dir = "oracles");
 
 std::string equiv_text(const EquivResult &r);
 nlohmann::json equiv_json(const EquivResult &r);

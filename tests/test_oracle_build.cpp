@@ -5,12 +5,15 @@
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
 
@@ -37,11 +40,22 @@ Out build(const std::string &args) { return sh(std::string(SCHEDCHECK_BIN) + " o
 
 const char *tarball = "/usr/src/linux-source-6.1.tar.xz";
 
-// The tarball's sched files, unpacked once for all the tests.
+// The tarball's sched files, unpacked once per test process (ctest runs
+// the test cases as parallel processes) and removed at exit.
+struct Tree {
+    fs::path dir;
+    ~Tree() {
+        std::error_code ec;
+        if (!dir.empty())
+            fs::remove_all(dir, ec);
+    }
+};
+
 fs::path tree() {
-    static fs::path t;
+    static Tree tr;
+    fs::path &t = tr.dir;
     if (t.empty()) {
-        fs::path d = fs::temp_directory_path() / "schedcheck-test-tree";
+        fs::path d = fs::temp_directory_path() / ("schedcheck-test-tree-" + std::to_string(getpid()));
         if (!fs::exists(d / "kernel/sched/pelt.c")) {
             fs::create_directories(d);
             REQUIRE(sh("tar -xf " + std::string(tarball) + " -C " + d.string() +
@@ -120,6 +134,28 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
     CHECK(post.find("delta %= 1000;") != std::string::npos);
     CHECK(post.find("delta %= 1024;") == std::string::npos);
     CHECK(fs::exists(out / "libschedcheck-oracle-review-post.a"));
+
+    // The plug-ins: the reference equals the tree's code, and the patch
+    // changes what accumulate_sum leaves in period_contrib.
+    Out pre_eq = sh(std::string(SCHEDCHECK_BIN) + " equiv --variant pelt/v6.1 --oracle review-pre --oracle-dir " +
+                    out.string() + " --arch lp64");
+    INFO(pre_eq.text);
+    CHECK(pre_eq.code == 0);
+    CHECK(pre_eq.text.find("EQUIVALENT") != std::string::npos);
+    Out post_eq = sh(std::string(SCHEDCHECK_BIN) + " equiv --variant pelt/v6.1 --oracle review-post --oracle-dir " +
+                     out.string() + " --arch lp64 --json");
+    INFO(post_eq.text);
+    REQUIRE(post_eq.code == 1);
+    auto j = nlohmann::json::parse(post_eq.text)["results"][0];
+    CHECK(j["verdict"] == "DIFFERENT");
+    const auto &dist = j["distinguishing"];
+    CHECK(dist["function"] == "accumulate_sum");
+    // By hand from the patch: d = delta + period_contrib (mod 2^64); once a
+    // period is crossed (d >= 1024) the tree keeps d % 1024, the patched
+    // code d % 1000; otherwise both keep d.
+    std::uint64_t d = dist["inputs"]["delta"].get<std::uint64_t>() + dist["inputs"]["period_contrib"].get<std::uint64_t>();
+    CHECK(dist["outputs"]["period_contrib"]["reference"].get<std::uint64_t>() == (d >= 1024 ? d % 1024 : d));
+    CHECK(dist["outputs"]["period_contrib"]["oracle"].get<std::uint64_t>() == (d >= 1024 ? d % 1000 : d));
 }
 
 TEST_CASE("oracle build: bad kernel sources and patches are refused, nothing is left", "[oracle-build]") {

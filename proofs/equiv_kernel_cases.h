@@ -1,0 +1,435 @@
+// The equivalence cases of the pelt and utilest families against a kernel
+// oracle class template K (oracle/pelt_codegen.h), as templates: the
+// built-in oracles (proofs/equiv_kernel.cpp) and the plug-ins that
+// `schedcheck oracle build` compiles (cli/oracle_build.cpp) instantiate
+// them with their own K.
+//
+// Each kernel function is compared on its own, with every input and every
+// state field symbolic over its whole machine range, except:
+//   - period_contrib < 1024: the kernel only ever stores delta % 1024 there,
+//     and a larger value makes get_pelt_divider() wrap to a division by 0;
+//   - boolean inputs (sched_feat bits, task_sleep) are split into cases.
+#pragma once
+#include <fmt/format.h>
+
+#include "proofs/equiv_engine.h"
+#include "ref/pelt.h"
+#include "ref/util_est.h"
+#include "ref/variants.h"
+
+namespace sc::proofs::kequiv {
+
+template <class A> using u64_t = typename A::u64;
+
+// ---- PELT ----------------------------------------------------------------
+
+template <class A, class In> pelt::sched_avg<A> declare_avg(In &in) {
+    using u64 = typename A::u64;
+    using uint = typename A::uint;
+    using ulong = typename A::ulong;
+    const std::uint64_t umax = ~std::uint64_t(0), uimax = 0xffffffffu;
+    const std::uint64_t lmax = A::long_bits == 64 ? umax : uimax;
+    pelt::sched_avg<A> sa{};
+    sa.last_update_time = in.template var<u64>("last_update_time", 0, umax);
+    sa.load_sum = in.template var<u64>("load_sum", 0, umax);
+    sa.runnable_sum = in.template var<u64>("runnable_sum", 0, umax);
+    sa.util_sum = in.template var<uint>("util_sum", 0, uimax);
+    sa.period_contrib = in.template var<uint>("period_contrib", 0, 1023);
+    sa.load_avg = in.template var<ulong>("load_avg", 0, lmax);
+    sa.runnable_avg = in.template var<ulong>("runnable_avg", 0, lmax);
+    sa.util_avg = in.template var<ulong>("util_avg", 0, lmax);
+    return sa;
+}
+
+template <class KA, class A> typename KA::sched_avg to_kernel(const pelt::sched_avg<A> &r) {
+    typename KA::sched_avg k{};
+    k.last_update_time = r.last_update_time;
+    k.load_sum = r.load_sum;
+    k.runnable_sum = r.runnable_sum;
+    k.util_sum = r.util_sum;
+    k.period_contrib = r.period_contrib;
+    k.load_avg = r.load_avg;
+    k.runnable_avg = r.runnable_avg;
+    k.util_avg = r.util_avg;
+    return k;
+}
+
+template <class A, class KS> void compare_avg(Outs<A> &out, const pelt::sched_avg<A> &r, const KS &k) {
+    using u64 = typename A::u64;
+    out.push_back({"last_update_time", {r.last_update_time, k.last_update_time}});
+    out.push_back({"load_sum", {r.load_sum, k.load_sum}});
+    out.push_back({"runnable_sum", {r.runnable_sum, k.runnable_sum}});
+    out.push_back({"util_sum", {u64(r.util_sum), u64(k.util_sum)}});
+    out.push_back({"period_contrib", {u64(r.period_contrib), u64(k.period_contrib)}});
+    out.push_back({"load_avg", {u64(r.load_avg), u64(k.load_avg)}});
+    out.push_back({"runnable_avg", {u64(r.runnable_avg), u64(k.runnable_avg)}});
+    out.push_back({"util_avg", {u64(r.util_avg), u64(k.util_avg)}});
+}
+
+template <class A, class In> typename A::ulong declare_ulong(In &in, const std::string &name) {
+    return in.template var<typename A::ulong>(name, 0, A::long_bits == 64 ? ~std::uint64_t(0) : 0xffffffffu);
+}
+
+template <class S, class C, pelt::version V, template <class> class K>
+std::vector<EquivCase<S, C>> pelt_cases(EquivResult &res) {
+    std::vector<EquivCase<S, C>> cs;
+    const std::uint64_t umax = ~std::uint64_t(0);
+    cs.push_back(equiv_case<S, C>("decay_load", {}, [=]<class A, class In>(In &in) {
+        using u64 = typename A::u64;
+        u64 val = in.template var<u64>("val", 0, umax), n = in.template var<u64>("n", 0, umax);
+        return [=]() -> Outs<A> { return {{"result", {pelt::decay_load<V, A>(val, n), K<A>::decay_load(val, n)}}}; };
+    }));
+    // What a release does not have is listed as not compared.
+    auto skip = [&](const char *fn, const char *since) {
+        res.skipped.push_back(std::string(fn) + " (only in the oracle: the function first appears in " + since + ")");
+    };
+    if constexpr (V < pelt::version::v4_12) {
+        skip("__accumulate_pelt_segments", "v4.12");
+        skip("accumulate_sum", "v4.12");
+    } else {
+    cs.push_back(equiv_case<S, C>("__accumulate_pelt_segments", {}, [=]<class A, class In>(In &in) {
+        using u64 = typename A::u64;
+        using uint = typename A::uint;
+        u64 periods = in.template var<u64>("periods", 0, umax);
+        uint d1 = in.template var<uint>("d1", 0, 0xffffffffu), d3 = in.template var<uint>("d3", 0, 0xffffffffu);
+        return [=]() -> Outs<A> {
+            return {{"result",
+                     {u64(pelt::__accumulate_pelt_segments<V, A>(periods, d1, d3)),
+                      u64(K<A>::__accumulate_pelt_segments(periods, d1, d3))}}};
+        };
+    }));
+    }
+    if constexpr (V < pelt::version::v6_1) {
+        skip("get_pelt_divider", "v6.1");
+        skip("___update_load_sum", "v6.1");
+        skip("___update_load_avg", "v6.1");
+    } else {
+    cs.push_back(equiv_case<S, C>("get_pelt_divider", {}, [=]<class A, class In>(In &in) {
+        pelt::sched_avg<A> sa = declare_avg<A>(in);
+        return [=]() -> Outs<A> {
+            auto k = to_kernel<K<A>>(sa);
+            return {{"result", {u64_t<A>(pelt::get_pelt_divider<V, A>(sa)), u64_t<A>(K<A>::get_pelt_divider(&k))}}};
+        };
+    }));
+    }
+    if constexpr (V >= pelt::version::v4_12) {
+    cs.push_back(equiv_case<S, C>("accumulate_sum", {}, [=]<class A, class In>(In &in) {
+        using u64 = typename A::u64;
+        u64 delta = in.template var<u64>("delta", 0, umax);
+        const pelt::sched_avg<A> sa0 = declare_avg<A>(in);
+        auto load = declare_ulong<A>(in, "load"), runnable = declare_ulong<A>(in, "runnable");
+        auto running = in.template var<typename A::sint>("running", 0, 0xffffffffu);
+        return [=]() -> Outs<A> {
+            // Every path re-runs this from the declared inputs.
+            pelt::sched_avg<A> sa = sa0;
+            auto k = to_kernel<K<A>>(sa);
+            Outs<A> out;
+            auto rr = pelt::accumulate_sum<V, A>(delta, sa, load, runnable, running);
+            auto kr = K<A>::accumulate_sum(delta, &k, load, runnable, running);
+            out.push_back({"result", {u64(rr), u64(kr)}});
+            compare_avg(out, sa, k);
+            return out;
+        };
+    }));
+    }
+    if constexpr (V >= pelt::version::v6_1) {
+    cs.push_back(equiv_case<S, C>("___update_load_sum", {}, [=]<class A, class In>(In &in) {
+        using u64 = typename A::u64;
+        u64 now = in.template var<u64>("now", 0, umax);
+        const pelt::sched_avg<A> sa0 = declare_avg<A>(in);
+        auto load = declare_ulong<A>(in, "load"), runnable = declare_ulong<A>(in, "runnable");
+        auto running = in.template var<typename A::sint>("running", 0, 0xffffffffu);
+        return [=]() -> Outs<A> {
+            // Every path re-runs this from the declared inputs.
+            pelt::sched_avg<A> sa = sa0;
+            auto k = to_kernel<K<A>>(sa);
+            Outs<A> out;
+            auto rr = pelt::___update_load_sum<V, A>(now, sa, load, runnable, running);
+            auto kr = K<A>::___update_load_sum(now, &k, load, runnable, running);
+            out.push_back({"result", {u64(rr), u64(kr)}});
+            compare_avg(out, sa, k);
+            return out;
+        };
+    }));
+    cs.push_back(equiv_case<S, C>("___update_load_avg", {}, [=]<class A, class In>(In &in) {
+        const pelt::sched_avg<A> sa0 = declare_avg<A>(in);
+        auto load = declare_ulong<A>(in, "load");
+        return [=]() -> Outs<A> {
+            // Every path re-runs this from the declared inputs.
+            pelt::sched_avg<A> sa = sa0;
+            auto k = to_kernel<K<A>>(sa);
+            Outs<A> out;
+            pelt::___update_load_avg<V, A>(sa, load);
+            K<A>::___update_load_avg(&k, load);
+            compare_avg(out, sa, k);
+            return out;
+        };
+    }));
+    }
+    for (const auto &c : cs)
+        res.compared.push_back(c.function);
+    res.domain = fmt::format("every 64-bit time, sum and delta, every {}-bit load and average, every 32-bit "
+                             "util_sum, int running and u32 segment; period_contrib 0..1023",
+                             S::long_bits);
+    return cs;
+}
+
+// ---- util_est ------------------------------------------------------------
+
+template <class A, class In> utilest::task<A> declare_task(In &in, bool split) {
+    utilest::task<A> p{};
+    p.util_avg = declare_ulong<A>(in, "p.util_avg");
+    p.runnable_avg = declare_ulong<A>(in, "p.runnable_avg");
+    if (split)
+        p.enqueued = in.template var<typename A::uint>("p.util_est.enqueued", 0, 0xffffffffu);
+    p.ewma = in.template var<typename A::uint>(split ? "p.util_est.ewma" : "p.util_est", 0, 0xffffffffu);
+    return p;
+}
+
+template <class KA, class A> typename KA::task_struct task_to_kernel(const utilest::task<A> &p) {
+    typename KA::task_struct k{};
+    k.se.avg.util_avg = p.util_avg;
+    k.se.avg.runnable_avg = p.runnable_avg;
+    if constexpr (requires { k.se.avg.util_est.enqueued; }) {
+        k.se.avg.util_est.enqueued = p.enqueued;
+        k.se.avg.util_est.ewma = p.ewma;
+    } else {
+        k.se.avg.util_est = p.ewma;
+    }
+    return k;
+}
+
+template <class KA, class A> typename KA::cfs_rq rq_to_kernel(const utilest::cfs_rq<A> &r) {
+    typename KA::cfs_rq k{};
+    if constexpr (requires { k.avg.util_est.enqueued; })
+        k.avg.util_est.enqueued = r.util_est_enqueued;
+    else
+        k.avg.util_est = r.util_est_enqueued;
+    return k;
+}
+
+template <class A, class KT, class KR>
+void compare_ue(Outs<A> &out, const utilest::task<A> &p, const KT &kp, const utilest::cfs_rq<A> &r, const KR &kr) {
+    using u64 = typename A::u64;
+    if constexpr (requires { kp.se.avg.util_est.enqueued; }) {
+        out.push_back({"p.util_est.enqueued", {u64(p.enqueued), u64(kp.se.avg.util_est.enqueued)}});
+        out.push_back({"p.util_est.ewma", {u64(p.ewma), u64(kp.se.avg.util_est.ewma)}});
+        out.push_back({"cfs_rq.util_est.enqueued", {u64(r.util_est_enqueued), u64(kr.avg.util_est.enqueued)}});
+    } else {
+        out.push_back({"p.util_est", {u64(p.ewma), u64(kp.se.avg.util_est)}});
+        out.push_back({"cfs_rq.util_est", {u64(r.util_est_enqueued), u64(kr.avg.util_est)}});
+    }
+}
+
+template <class S, class C, utilest::version V, template <class> class K, bool Split>
+std::vector<EquivCase<S, C>> utilest_cases(EquivResult &res) {
+    std::vector<EquivCase<S, C>> cs;
+    // One case per setting of the boolean inputs the function reads.
+    auto both = [](const char *fn, bool fastup_too, bool sleep_too, auto make) {
+        std::vector<EquivCase<S, C>> v;
+        for (int ue = 0; ue < 2; ue++)
+            for (int fu = 0; fu < (fastup_too ? 2 : 1); fu++)
+                for (int sl = 0; sl < (sleep_too ? 2 : 1); sl++) {
+                    std::vector<std::pair<std::string, std::uint64_t>> fixed = {{"UTIL_EST", std::uint64_t(ue)}};
+                    if (fastup_too)
+                        fixed.push_back({"UTIL_EST_FASTUP", std::uint64_t(fu)});
+                    if (sleep_too)
+                        fixed.push_back({"task_sleep", std::uint64_t(sl)});
+                    v.push_back(make(fn, fixed, utilest::knobs{ue != 0, fu != 0}, sl != 0));
+                }
+        return v;
+    };
+    auto add = [&](std::vector<EquivCase<S, C>> v) {
+        res.compared.push_back(v.front().function);
+        cs.insert(cs.end(), v.begin(), v.end());
+    };
+    auto set_knobs = []<class A>(const utilest::knobs &kn) {
+        K<A>::shim_feat_UTIL_EST = kn.UTIL_EST;
+        K<A>::shim_feat_UTIL_EST_FASTUP = kn.UTIL_EST_FASTUP;
+    };
+    cs.push_back(equiv_case<S, C>("_task_util_est", {}, [=]<class A, class In>(In &in) {
+        auto p = declare_task<A>(in, Split);
+        return [=]() -> Outs<A> {
+            auto kp = task_to_kernel<K<A>>(p);
+            return {{"_task_util_est", {u64_t<A>(utilest::_task_util_est<V, A>(p)), u64_t<A>(K<A>::_task_util_est(&kp))}},
+                    {"task_util_est", {u64_t<A>(utilest::task_util_est<V, A>(p)), u64_t<A>(K<A>::task_util_est(&kp))}}};
+        };
+    }));
+    res.compared.push_back("_task_util_est");
+    res.compared.push_back("task_util_est");
+    auto rq_op = [&](bool enqueue) {
+        return [=](const char *fn, std::vector<std::pair<std::string, std::uint64_t>> fixed, utilest::knobs kn, bool) {
+            return equiv_case<S, C>(fn, fixed, [=]<class A, class In>(In &in) {
+                const auto p0 = declare_task<A>(in, Split);
+                utilest::cfs_rq<A> r0{};
+                r0.util_est_enqueued = in.template var<typename A::uint>("cfs_rq.util_est", 0, 0xffffffffu);
+                return [=]() -> Outs<A> {
+                    auto p = p0;
+                    auto r = r0;
+                    auto kp = task_to_kernel<K<A>>(p);
+                    auto kr = rq_to_kernel<K<A>>(r);
+                    set_knobs.template operator()<A>(kn);
+                    if (enqueue) {
+                        utilest::util_est_enqueue<V, A>(r, p, kn);
+                        K<A>::util_est_enqueue(&kr, &kp);
+                    } else {
+                        utilest::util_est_dequeue<V, A>(r, p, typename A::boolean(false), kn);
+                        K<A>::util_est_dequeue(&kr, &kp);
+                    }
+                    Outs<A> out;
+                    compare_ue(out, p, kp, r, kr);
+                    return out;
+                };
+            });
+        };
+    };
+    add(both("util_est_enqueue", false, false, rq_op(true)));
+    add(both("util_est_dequeue", false, false, rq_op(false)));
+    if constexpr (!utilest::has_util_est_update<V>) {
+        res.skipped.push_back("util_est_update (only in the oracle)");
+        res.skipped.push_back("cfs_se_util_change (only in the oracle)");
+    } else {
+    add(both("util_est_update", Split, true,
+             [=](const char *fn, std::vector<std::pair<std::string, std::uint64_t>> fixed, utilest::knobs kn,
+                 bool sleep) {
+                 return equiv_case<S, C>(fn, fixed, [=]<class A, class In>(In &in) {
+                     const auto p0 = declare_task<A>(in, Split);
+                     auto cap = declare_ulong<A>(in, "capacity");
+                     return [=]() -> Outs<A> {
+                         auto p = p0;
+                         utilest::cfs_rq<A> r{};
+                         auto kp = task_to_kernel<K<A>>(p);
+                         auto kr = rq_to_kernel<K<A>>(r);
+                         set_knobs.template operator()<A>(kn);
+                         K<A>::shim_capacity = &cap;
+                         utilest::util_est_update<V, A>(r, p, typename A::boolean(sleep), cap, kn);
+                         K<A>::util_est_update(&kr, &kp, typename A::boolean(sleep));
+                         K<A>::shim_capacity = nullptr;
+                         Outs<A> out;
+                         compare_ue(out, p, kp, r, kr);
+                         return out;
+                     };
+                 });
+             }));
+    add(both("cfs_se_util_change", false, false,
+             [=](const char *fn, std::vector<std::pair<std::string, std::uint64_t>> fixed, utilest::knobs kn, bool) {
+                 return equiv_case<S, C>(fn, fixed, [=]<class A, class In>(In &in) {
+                     const auto p0 = declare_task<A>(in, Split);
+                     return [=]() -> Outs<A> {
+                         auto p = p0;
+                         auto kp = task_to_kernel<K<A>>(p);
+                         set_knobs.template operator()<A>(kn);
+                         utilest::cfs_se_util_change<V, A>(p, kn);
+                         K<A>::cfs_se_util_change(&kp.se.avg);
+                         Outs<A> out;
+                         utilest::cfs_rq<A> r{};
+                         auto kr = rq_to_kernel<K<A>>(r);
+                         compare_ue(out, p, kp, r, kr);
+                         return out;
+                     };
+                 });
+             }));
+    }
+    if constexpr (utilest::has_within_margin<V> && requires { K<C>::within_margin(0, 0); }) {
+        cs.push_back(equiv_case<S, C>("within_margin", {}, [=]<class A, class In>(In &in) {
+            using sint = typename A::sint;
+            sint value = in.template var<sint>("value", 0, 0xffffffffu);
+            sint margin = in.template var<sint>("margin", 0, 0xffffffffu);
+            return [=]() -> Outs<A> {
+                using u64 = typename A::u64;
+                return {{"result",
+                         {utilest::within_margin<V, A>(value, margin) ? u64(1) : u64(0),
+                          K<A>::within_margin(value, margin) ? u64(1) : u64(0)}}};
+            };
+        }));
+        res.compared.push_back("within_margin");
+    }
+    res.domain = fmt::format("every {}-bit util_avg, runnable_avg and capacity, every 32-bit util_est word; "
+                             "UTIL_EST{} and task_sleep on and off",
+                             S::long_bits, Split ? ", UTIL_EST_FASTUP" : "");
+    return cs;
+}
+
+template <class S, class C, class MakeCases> void run_kernel(EquivResult &res, MakeCases make, unsigned timeout_ms) {
+    auto cases = make(res);
+    run_equiv_cases<S, C>(res, cases, timeout_ms);
+}
+
+
+// Fills res (oracle and arch set) for variant v against oracle class K,
+// whose task keeps util_est as {enqueued, ewma} when Split.
+template <template <class> class K, bool Split>
+void prove_with_oracle(EquivResult &res, const Variant &v, unsigned timeout_ms) {
+    bool lp = res.arch == Arch::lp64;
+    if (v.family == "pelt") {
+        auto ver = static_cast<pelt::version>(v.code);
+        auto by = [&]<pelt::version V>() {
+            if (lp)
+                run_kernel<model::sym_lp64, lp64>(
+                    res, [](EquivResult &r) { return pelt_cases<model::sym_lp64, lp64, V, K>(r); }, timeout_ms);
+            else
+                run_kernel<model::sym_ilp32, ilp32>(
+                    res, [](EquivResult &r) { return pelt_cases<model::sym_ilp32, ilp32, V, K>(r); }, timeout_ms);
+        };
+        switch (ver) {
+        case pelt::version::v3_8: return by.template operator()<pelt::version::v3_8>();
+        case pelt::version::v4_3: return by.template operator()<pelt::version::v4_3>();
+        case pelt::version::v4_12: return by.template operator()<pelt::version::v4_12>();
+        case pelt::version::v6_1: return by.template operator()<pelt::version::v6_1>();
+        case pelt::version::v6_12: return by.template operator()<pelt::version::v6_12>();
+        }
+    } else if (v.family == "utilest") {
+        auto ver = static_cast<utilest::version>(v.code);
+        auto by = [&]<utilest::version V>() {
+            if (lp)
+                run_kernel<model::sym_lp64, lp64>(
+                    res, [](EquivResult &r) { return utilest_cases<model::sym_lp64, lp64, V, K, Split>(r); },
+                    timeout_ms);
+            else
+                run_kernel<model::sym_ilp32, ilp32>(
+                    res, [](EquivResult &r) { return utilest_cases<model::sym_ilp32, ilp32, V, K, Split>(r); },
+                    timeout_ms);
+        };
+        // The task's util_est layout must match the oracle's: {enqueued,
+        // ewma} up to 6.1, one word from 6.12 on.
+        using uv = utilest::version;
+        if constexpr (Split) {
+            switch (ver) {
+            case uv::bellasi_v3: return by.template operator()<uv::bellasi_v3>();
+            case uv::bellasi_v3_uncond: return by.template operator()<uv::bellasi_v3_uncond>();
+            case uv::v6_1: return by.template operator()<uv::v6_1>();
+            default: break;
+            }
+        } else if (ver == uv::v6_12) {
+            return by.template operator()<uv::v6_12>();
+        }
+        throw input_error(v.id + " keeps util_est in another layout than " + res.oracle +
+                          " (one word from 6.12 on, {enqueued, ewma} before): the functions do not "
+                          "take the same state, so there is nothing to compare");
+    } else {
+        throw input_error("oracle " + res.oracle + " holds PELT and util_est functions; " + v.id +
+                          " is a " + v.family + " variant");
+    }
+}
+
+} // namespace sc::proofs::kequiv
+
+namespace sc::proofs {
+
+// The body of a plug-in's entry point (proofs/oracle_plugin.h): errors
+// become return codes, as exceptions must not cross the boundary.
+template <template <class> class K, bool Split>
+int plugin_equiv(EquivResult *res, const Variant *v, unsigned timeout_ms, std::string *error) {
+    try {
+        kequiv::prove_with_oracle<K, Split>(*res, *v, timeout_ms);
+        return 0;
+    } catch (const input_error &e) {
+        *error = e.what();
+        return 2;
+    } catch (const std::exception &e) {
+        *error = e.what();
+        return 3;
+    }
+}
+
+} // namespace sc::proofs

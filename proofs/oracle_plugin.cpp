@@ -1,0 +1,42 @@
+#include "proofs/oracle_plugin.h"
+
+#include <dlfcn.h>
+
+#include <chrono>
+#include <filesystem>
+
+namespace sc::proofs {
+
+EquivResult prove_with_plugin(const std::string &so_path, const Variant &v, const std::string &oracle, Arch a,
+                              unsigned timeout_ms) {
+    if (!std::filesystem::exists(so_path))
+        throw input_error("unknown oracle \"" + oracle + "\": not built in, and no " + so_path +
+                          " (build one with `schedcheck oracle build`)");
+    // Kept loaded for the life of the process: unloading code whose
+    // thread-local shims may still be referenced is not worth the risk.
+    void *h = dlopen(so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        throw input_error("cannot load oracle plug-in " + so_path + ": " + dlerror());
+    auto abi = reinterpret_cast<plugin_abi_fn>(dlsym(h, plugin_abi_symbol));
+    auto fn = reinterpret_cast<plugin_equiv_fn>(dlsym(h, plugin_equiv_symbol));
+    if (!abi || !fn)
+        throw input_error(so_path + " is not a schedcheck oracle plug-in (no " + plugin_equiv_symbol + ")");
+    if (abi() != plugin_abi())
+        throw input_error(so_path + " was built from other schedcheck headers than this binary; rebuild it "
+                                    "with `schedcheck oracle build`");
+    EquivResult res;
+    res.variant = v.id;
+    res.oracle = oracle;
+    res.arch = a;
+    std::string error;
+    auto t0 = std::chrono::steady_clock::now();
+    int rc = fn(&res, &v, timeout_ms, &error);
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (rc == 2)
+        throw input_error(error);
+    if (rc != 0)
+        throw internal_error(oracle + " plug-in: " + error);
+    return res;
+}
+
+} // namespace sc::proofs

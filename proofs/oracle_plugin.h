@@ -1,0 +1,33 @@
+// Oracles built at run time (`schedcheck oracle build`) are compiled into a
+// plug-in, NAME.so, next to their library.  `schedcheck equiv --oracle
+// NAME` loads it and calls its entry point, which runs the same
+// equivalence cases as the built-in oracles (proofs/equiv_kernel_cases.h)
+// with the plug-in's own kernel class.  The plug-in is compiled from this
+// source tree's headers, so both sides share the layout of EquivResult and
+// Variant; the ABI stamp catches a plug-in built from other headers.
+#pragma once
+#include <string>
+
+#include "proofs/equiv.h"
+#include "proofs/invariant.h"
+#include "ref/variants.h"
+
+namespace sc::proofs {
+
+// Return codes of the entry point: 0 done (res filled), 2 bad input,
+// 3 internal error; *error says why.
+using plugin_equiv_fn = int (*)(EquivResult *res, const Variant *v, unsigned timeout_ms, std::string *error);
+using plugin_abi_fn = unsigned (*)();
+inline constexpr const char *plugin_equiv_symbol = "schedcheck_oracle_equiv_v1";
+inline constexpr const char *plugin_abi_symbol = "schedcheck_oracle_abi_v1";
+
+inline unsigned plugin_abi() {
+    return static_cast<unsigned>(sizeof(EquivResult) ^ (sizeof(Variant) << 12) ^ (sizeof(OracleInfo) << 20));
+}
+
+// Runs an equivalence in a plug-in.  Throws input_error when there is no
+// such plug-in or it cannot be loaded, and passes on the plug-in's errors.
+EquivResult prove_with_plugin(const std::string &so_path, const Variant &v, const std::string &oracle, Arch a,
+                              unsigned timeout_ms);
+
+} // namespace sc::proofs
