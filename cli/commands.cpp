@@ -271,8 +271,24 @@ int cmd_equiv(const EquivArgs &a) {
     return all_equal ? 0 : 1;
 }
 
-int cmd_oracle_list(bool as_json) {
+int cmd_oracle_list(bool as_json, const std::string &oracle_dir) {
     std::vector<OracleInfo> os = oracles();
+    // Oracles `oracle build` made: their manifests in oracle_dir.  A
+    // manifest that does not parse is skipped with a warning, not fatal.
+    std::vector<json> built;
+    std::error_code ec;
+    if (std::filesystem::is_directory(oracle_dir, ec))
+        for (const auto &e : std::filesystem::directory_iterator(oracle_dir, ec))
+            if (e.path().extension() == ".json") {
+                try {
+                    json m = json::parse(read_file(e.path().string()));
+                    if (m.contains("plugin") && m.contains("id"))
+                        built.push_back(m);
+                } catch (const std::exception &x) {
+                    std::cerr << "schedcheck: warning: " << e.path().string() << ": not an oracle manifest ("
+                              << x.what() << ")\n";
+                }
+            }
     if (as_json) {
         json arr = json::array();
         for (const auto &o : os)
@@ -283,7 +299,7 @@ int cmd_oracle_list(bool as_json) {
                            {"definitions", o.definitions},
                            {"same_as", o.same_as},
                            {"self_check", o.self_checked ? json(o.self_check) : json(nullptr)}});
-        std::cout << json{{"oracles", arr}}.dump(2) << "\n";
+        std::cout << json{{"oracles", arr}, {"built", built}}.dump(2) << "\n";
         return 0;
     }
     for (const auto &o : os) {
@@ -303,6 +319,10 @@ int cmd_oracle_list(bool as_json) {
             }
         }
     }
+    for (const auto &m : built)
+        std::cout << fmt::format("{:<15} built by `oracle build` from {} (plug-in {}/{})\n",
+                                 m["id"].get<std::string>(), m.value("source", std::string("?")), oracle_dir,
+                                 m["plugin"].get<std::string>());
     return 0;
 }
 

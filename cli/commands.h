@@ -34,7 +34,7 @@ struct EquivArgs {
     bool json = false;
 };
 int cmd_equiv(const EquivArgs &a);
-int cmd_oracle_list(bool json);
+int cmd_oracle_list(bool json, const std::string &oracle_dir);
 int cmd_oracle_extract(const std::string &patch, bool json);
 // Extract, generate and compile an oracle library (cli/oracle_build.cpp).
 int cmd_oracle_build(const std::string &kernel, const std::string &patch, const std::string &name,

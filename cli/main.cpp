@@ -50,8 +50,10 @@ int main(int argc, char **argv) {
 
     auto *oracle = app.add_subcommand("oracle", "kernel-extracted oracles");
     oracle->require_subcommand(1);
-    auto *olist = oracle->add_subcommand("list", "the oracles built into this binary");
+    std::string olist_dir = "oracles";
+    auto *olist = oracle->add_subcommand("list", "the oracles built into this binary, and those `oracle build` made");
     olist->add_flag("--json", json, "print JSON");
+    olist->add_option("--oracle-dir", olist_dir, "where `oracle build` put its oracles (default: oracles)");
     std::string okernel, opatch, oname, xpatch;
     auto *oextract = oracle->add_subcommand("extract", "what a patch series holds: patches, images, whole definitions");
     oextract->add_option("--patch", xpatch, "unified diff, git format-patch mbox or mail thread")->required();
@@ -100,7 +102,7 @@ int main(int argc, char **argv) {
         if (*equiv)
             return cmd_equiv(ea);
         if (*olist)
-            return cmd_oracle_list(json);
+            return cmd_oracle_list(json, olist_dir);
         if (*oextract)
             return cmd_oracle_extract(xpatch, json);
         if (*obuild)

@@ -135,6 +135,11 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
     CHECK(post.find("delta %= 1024;") == std::string::npos);
     CHECK(fs::exists(out / "libschedcheck-oracle-review-post.a"));
 
+    Out list = sh(std::string(SCHEDCHECK_BIN) + " oracle list --oracle-dir " + out.string());
+    CHECK(list.code == 0);
+    CHECK(list.text.find("review-pre ") != std::string::npos);
+    CHECK(list.text.find("review-post ") != std::string::npos);
+
     // The plug-ins: the reference equals the tree's code, and the patch
     // changes what accumulate_sum leaves in period_contrib.
     Out pre_eq = sh(std::string(SCHEDCHECK_BIN) + " equiv --variant pelt/v6.1 --oracle review-pre --oracle-dir " +
