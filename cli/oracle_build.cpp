@@ -82,8 +82,16 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
                        "::kernel<sc::ilp32>;\ntemplate struct sc::oracle_gen::" + spec.name + "::kernel<sc::lp64>;\n";
     write_text(tmp / (name + ".cpp"), unit);
 
+    // The headers: $SCHEDCHECK_SOURCE_DIR, else the tree this binary was
+    // built from, else those `make install` put beside it.
     const char *src_dir = std::getenv("SCHEDCHECK_SOURCE_DIR");
     fs::path inc = src_dir ? src_dir : SCHEDCHECK_SOURCE_DIR;
+    if (!src_dir && !fs::exists(inc / "ref/kernel.h")) {
+        std::error_code ec;
+        fs::path installed = fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "share/schedcheck/include";
+        if (!ec && fs::exists(installed / "ref/kernel.h"))
+            inc = installed;
+    }
     if (!fs::exists(inc / "ref/kernel.h"))
         throw proofs::input_error("oracle build: the project's headers (ref/kernel.h) are not in " + inc.string() +
                                   "; set SCHEDCHECK_SOURCE_DIR to the schedcheck source tree");
