@@ -1,7 +1,8 @@
 // `schedcheck oracle build`: a PELT and util_est oracle from kernel text
 // named at run time.
 //
-//   --kernel K            a tree or a linux-source tarball: one oracle
+//   --kernel K            a tree or a linux-source tarball: one oracle,
+//                         named linux-<full version> unless --name says
 //   --kernel K --patch P  the patch applied to the tree: NAME-pre, NAME-post
 //   --patch P             no tree: the pre- and post-image rebuilt from the
 //                         hunks; only definitions wholly inside them count
@@ -32,6 +33,7 @@
 #include "cli/commands.h"
 #include "oracle/kernel_source.h"
 #include "oracle/pelt_codegen.h"
+#include "proofs/equiv.h"
 #include "proofs/invariant.h"
 
 namespace fs = std::filesystem;
@@ -168,8 +170,9 @@ int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, co
     try {
         if (!kernel.empty()) {
             oracle::KernelSource src = oracle::read_kernel(kernel);
+            // The full version, so as not to shadow the built-in linux-6.1 / 6.12.
             std::string base = !name_arg.empty()       ? name_arg
-                               : !src.version.empty() ? "linux-" + oracle::major_minor(src.version)
+                               : !src.version.empty() ? "linux-" + src.version
                                                       : fs::path(kernel).filename().string();
             origin = kernel;
             if (patch.empty()) {
@@ -199,6 +202,11 @@ int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, co
         throw proofs::input_error(std::string("oracle build: ") + e.what());
     }
 
+    for (const auto &[name, spec] : specs)
+        for (const auto &o : proofs::oracles())
+            if (o.id == name)
+                throw proofs::input_error("oracle build: " + name + " is the name of a built-in oracle, which `equiv` "
+                                          "would take instead; choose another with --name");
     fs::create_directories(out_dir);
     std::string tmpl = (fs::path(out_dir) / ".build-XXXXXX").string();
     if (!mkdtemp(tmpl.data()))

@@ -91,17 +91,32 @@ TEST_CASE("oracle build: a library with version-prefixed symbols from a kernel t
     Out r = build("--kernel " + tree().string() + " --out " + out.string());
     INFO(r.text);
     REQUIRE(r.code == 0);
-    CHECK(fs::exists(out / "linux-6.1.h"));
-    CHECK(fs::exists(out / "linux-6.1.json"));
-    REQUIRE(fs::exists(out / "libschedcheck-oracle-linux-6.1.a"));
+    // Named after the full version, which no built-in oracle uses.
+    std::string name;
+    for (const auto &e : fs::directory_iterator(out))
+        if (e.path().extension() == ".json")
+            name = e.path().stem().string();
+    REQUIRE(name.rfind("linux-6.1.", 0) == 0);
+    CHECK(fs::exists(out / (name + ".h")));
+    CHECK(fs::exists(out / (name + ".so")));
+    REQUIRE(fs::exists(out / ("libschedcheck-oracle-" + name + ".a")));
     // Every defined function symbol lives in the version's namespace.
-    Out nm = sh("nm -C --defined-only " + (out / "libschedcheck-oracle-linux-6.1.a").string() + " | grep ' [TW] '");
-    CHECK(nm.text.find("sc::oracle_gen::linux_6_1::kernel<sc::lp64>::___update_load_sum") != std::string::npos);
-    CHECK(nm.text.find("sc::oracle_gen::linux_6_1::kernel<sc::ilp32>::util_est_update") != std::string::npos);
+    std::string ns = "sc::oracle_gen::" + name + "::";
+    for (char &c : ns)
+        if (c == '-' || c == '.')
+            c = '_';
+    Out nm = sh("nm -C --defined-only " + (out / ("libschedcheck-oracle-" + name + ".a")).string() + " | grep ' [TW] '");
+    CHECK(nm.text.find(ns + "kernel<sc::lp64>::___update_load_sum") != std::string::npos);
+    CHECK(nm.text.find(ns + "kernel<sc::ilp32>::util_est_update") != std::string::npos);
     std::istringstream lines(nm.text);
     for (std::string l; std::getline(lines, l);)
         if (l.find("kernel<") != std::string::npos)
-            CHECK(l.find("sc::oracle_gen::linux_6_1::") != std::string::npos);
+            CHECK(l.find(ns) != std::string::npos);
+
+    // A built-in name is refused: equiv would never reach the plug-in.
+    Out clash = build("--kernel " + tree().string() + " --name linux-6.12 --out " + out.string());
+    CHECK(clash.code == 2);
+    CHECK(clash.text.find("linux-6.12 is the name of a built-in oracle") != std::string::npos);
 }
 
 TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both images", "[oracle-build]") {
