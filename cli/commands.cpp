@@ -32,8 +32,11 @@ int cmd_variants(bool as_json) {
         std::cout << json{{"variants", a}}.dump(2) << "\n";
         return 0;
     }
+    std::size_t w = 0;
     for (const Variant &v : variants())
-        std::cout << fmt::format("{:<18} {}\n", v.id, v.description);
+        w = std::max(w, v.id.size());
+    for (const Variant &v : variants())
+        std::cout << fmt::format("{:<{}} {}\n", v.id, w, v.description);
     return 0;
 }
 
@@ -116,8 +119,24 @@ std::vector<Job> select_jobs(const ProveArgs &a) {
                 for (Arch ar : arches)
                     jobs.push_back({&v, &i, ar});
     }
-    if (jobs.empty())
+    if (jobs.empty()) {
+        // Say when the families asked for have no invariants yet at all.
+        std::vector<std::string> bare;
+        for (const Variant &v : variants()) {
+            bool asked = std::find(a.families.begin(), a.families.end(), v.family) != a.families.end() ||
+                         std::find(a.variants.begin(), a.variants.end(), v.id) != a.variants.end();
+            bool any = false;
+            for (const InvariantInfo &i : invariants())
+                any |= i.family == v.family;
+            if (asked && !any && std::find(bare.begin(), bare.end(), v.family) == bare.end())
+                bare.push_back(v.family);
+        }
+        if (!bare.empty())
+            throw input_error("the " + bare.front() + " family has no invariants in the catalogue yet; its variants "
+                              "are checked against the kernel's own code by `schedcheck equiv` and by the "
+                              "differential fuzzer (`make fuzz`)");
         throw input_error("the selection matches no (variant, invariant) pair that applies");
+    }
     return jobs;
 }
 

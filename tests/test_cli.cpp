@@ -297,3 +297,9 @@ TEST_CASE("cli: oracle extract lists what a patch series holds, and rejects bad 
     CHECK(m.out.find("cannot open file") != std::string::npos);
     fs::remove_all(d);
 }
+
+TEST_CASE("cli: proving a family without invariants says so", "[cli]") {
+    Run r = run("prove --family utilest");
+    CHECK(r.code == 2);
+    CHECK(r.out.find("the utilest family has no invariants in the catalogue yet") != std::string::npos);
+}
