@@ -15,6 +15,8 @@
 //                              libraries of several versions link together
 //   NAME.so                    a plug-in `schedcheck equiv --oracle NAME`
 //                              loads (proofs/oracle_plugin.h)
+//   NAME-differential          the differential fuzzer (fuzz/differential.cpp)
+//                              against this oracle, when clang++ is there
 //   NAME.json                  what was extracted, from where
 // Everything is made in a private directory first and renamed into place
 // only when all of it compiled: a failure leaves nothing behind.
@@ -61,6 +63,8 @@ void write_text(const fs::path &p, const std::string &text) {
 struct Built {
     std::string name;
     std::vector<std::string> found;
+    std::string fuzzer;      // the differential fuzzer's file name, if built
+    std::string fuzzer_note; // why not
 };
 
 // Generate, compile and archive one oracle in `tmp`.  A compiler error is
@@ -69,7 +73,7 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
                 const std::string &origin) {
     spec.name = identifier(name);
     spec.id = name;
-    Built b{name, {}};
+    Built b{name, {}, {}, {}};
     std::string body;
     try {
         body = oracle::generate_pelt(spec, b.found, partial);
@@ -146,10 +150,36 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
         throw proofs::input_error("oracle build: " + name + ": the equivalence plug-in does not compile: " + first);
     }
     fs::remove(tmp / (name + "-plugin.cpp"));
+
+    // The differential fuzzer against this oracle, when clang's libFuzzer
+    // is there (make deps installs it); its absence is said, not fatal.
+    std::string fuzzer = name + "-differential";
+    if (std::system("command -v clang++ >/dev/null 2>&1") != 0) {
+        b.fuzzer_note = "no clang++: the differential fuzzer was not built";
+    } else if (!fs::exists(inc / "fuzz/differential.cpp")) {
+        b.fuzzer_note = "no fuzz/differential.cpp under " + inc.string() + ": the differential fuzzer was not built";
+    } else {
+        std::string cmd = fmt::format("cd '{}' && clang++ -std=c++20 -O2 -g -fwrapv -fsanitize=fuzzer -I'{}' -I. "
+                                      "-DSC_DIFF_ORACLE_HEADER='\"{}.h\"' -DSC_DIFF_ORACLE_NS={} '{}/fuzz/differential.cpp' "
+                                      "-o '{}' 2>'{}.log'",
+                                      tmp.string(), inc.string(), name, spec.name, inc.string(), fuzzer, name);
+        if (std::system(cmd.c_str()) != 0) {
+            std::ifstream log(tmp / (name + ".log"));
+            std::string first;
+            for (std::string l; std::getline(log, l);)
+                if (l.find("error") != std::string::npos) {
+                    first = l;
+                    break;
+                }
+            throw proofs::input_error("oracle build: " + name + ": the differential fuzzer does not compile: " + first);
+        }
+        b.fuzzer = fuzzer;
+    }
     nlohmann::json manifest = {{"id", name},           {"namespace", "sc::oracle_gen::" + spec.name},
                                {"version", spec.version}, {"source", origin},
                                {"definitions", b.found}, {"library", "libschedcheck-oracle-" + name + ".a"},
-                               {"plugin", name + ".so"}};
+                               {"plugin", name + ".so"},
+                               {"differential_fuzzer", b.fuzzer.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.fuzzer)}};
     write_text(tmp / (name + ".json"), manifest.dump(2) + "\n");
     fs::remove(tmp / (name + ".cpp"));
     fs::remove(tmp / (name + ".o"));
@@ -230,6 +260,11 @@ int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, co
         std::cout << fmt::format("{}: {}/libschedcheck-oracle-{}.a, {}/{}.h, {}/{}.so\n  definitions: {}\n"
                                  "  compare: schedcheck equiv --oracle {} --oracle-dir {} --variant ...\n",
                                  b.name, out_dir, b.name, out_dir, b.name, out_dir, b.name, d, b.name, out_dir);
+        if (!b.fuzzer.empty())
+            std::cout << fmt::format("  fuzz:    {}/{} -max_total_time=60   (reference against this oracle)\n",
+                                     out_dir, b.fuzzer);
+        else
+            std::cout << "  " << b.fuzzer_note << "\n";
     }
     return 0;
 }

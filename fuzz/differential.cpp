@@ -30,8 +30,15 @@
 #include <string>
 #include <unistd.h>
 
+// SC_DIFF_ORACLE_HEADER / SC_DIFF_ORACLE_NS: an oracle made by
+// `schedcheck oracle build` instead of the built-in ones.  Its task layout
+// picks the reference: {enqueued, ewma} means 6.1, one word 6.12.
+#ifdef SC_DIFF_ORACLE_HEADER
+#include SC_DIFF_ORACLE_HEADER
+#else
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
+#endif
 #include "ref/kernel.h"
 #include "ref/pelt.h"
 #include "ref/util_est.h"
@@ -40,7 +47,7 @@
 // compare against (the generated header only records why), so the harness
 // only runs the releases that do have one; with neither it accepts every
 // input and checks nothing.
-#if SC_ORACLE_LINUX_6_1 || SC_ORACLE_LINUX_6_12
+#if defined(SC_DIFF_ORACLE_NS) || SC_ORACLE_LINUX_6_1 || SC_ORACLE_LINUX_6_12
 
 namespace {
 
@@ -128,6 +135,15 @@ struct Field {
     std::uint64_t ref, ora;
 };
 
+const char *oracle_label(const Input &in) {
+#ifdef SC_DIFF_ORACLE_NS
+    (void)in;
+    return sc::oracle_gen::SC_DIFF_ORACLE_NS::id;
+#else
+    return in.v612 ? "linux-6.12" : "linux-6.1";
+#endif
+}
+
 std::string describe(const Step &s, std::uint64_t now, bool lp64) {
     char buf[256];
     std::uint64_t lmask = lp64 ? ~0ULL : 0xffffffffULL;
@@ -173,8 +189,8 @@ std::string write_reproducer(const std::uint8_t *data, std::size_t size) {
                          const std::uint8_t *data, std::size_t size) {
     std::string path = write_reproducer(data, size);
     std::fprintf(stderr, "\n==== differential mismatch: reference vs kernel oracle ====\n");
-    std::fprintf(stderr, "version:  %s   arch: %s   UTIL_EST=%d UTIL_EST_FASTUP=%d capacity=%llu\n",
-                 in.v612 ? "6.12" : "6.1", in.lp64 ? "lp64" : "ilp32", in.util_est, in.fastup,
+    std::fprintf(stderr, "oracle:   %s   arch: %s   UTIL_EST=%d UTIL_EST_FASTUP=%d capacity=%llu\n",
+                 oracle_label(in), in.lp64 ? "lp64" : "ilp32", in.util_est, in.fastup,
                  (unsigned long long)(in.lp64 ? in.capacity : in.capacity & 0xffffffffULL));
     if (step < 0)
         std::fprintf(stderr, "step:     initial state (before any operation)\n");
@@ -184,8 +200,14 @@ std::string write_reproducer(const std::uint8_t *data, std::size_t size) {
     for (int k = 0; k < nf; ++k)
         std::fprintf(stderr, "%-26s %22llu %22llu%s\n", fs[k].name, (unsigned long long)fs[k].ref,
                      (unsigned long long)fs[k].ora, fs[k].ref != fs[k].ora ? "   <-- differs" : "");
-    if (!path.empty())
-        std::fprintf(stderr, "reproducer: %s\n            differential_fuzz %s\n", path.c_str(), path.c_str());
+    if (!path.empty()) {
+        // The command that replays it: this very binary.
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        self[n > 0 ? n : 0] = '\0';
+        std::fprintf(stderr, "reproducer: %s\nreplay:     %s %s\n", path.c_str(), n > 0 ? self : "differential_fuzz",
+                     path.c_str());
+    }
     std::fprintf(stderr, "============================================================\n");
     std::fflush(stderr);
     std::abort();
@@ -335,6 +357,15 @@ int run(const Input &in, const std::uint8_t *data, std::size_t size) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
     using namespace sc;
     const Input in = decode(data, size);
+#ifdef SC_DIFF_ORACLE_NS
+    {
+        namespace o = oracle_gen::SC_DIFF_ORACLE_NS;
+        constexpr bool six_one = o::split_util_est;
+        constexpr auto pv = six_one ? pelt::version::v6_1 : pelt::version::v6_12;
+        constexpr auto uv = six_one ? utilest::version::v6_1 : utilest::version::v6_12;
+        return in.lp64 ? run<pv, uv, o::kernel, lp64>(in, data, size) : run<pv, uv, o::kernel, ilp32>(in, data, size);
+    }
+#endif
     if (in.v612) {
 #if SC_ORACLE_LINUX_6_12
         using oracle_gen::linux_6_12::kernel;
