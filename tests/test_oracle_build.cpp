@@ -131,7 +131,8 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
     fs::create_directories(tmp / "b/kernel/sched");
     fs::copy_file(tree() / "kernel/sched/pelt.c", tmp / "a/kernel/sched/pelt.c");
     fs::copy_file(tree() / "kernel/sched/pelt.c", tmp / "b/kernel/sched/pelt.c");
-    REQUIRE(sh("sed -i 's/delta %= 1024;/delta %= 1000;/' " + (tmp / "b/kernel/sched/pelt.c").string()).code == 0);
+    // The only "%= 1024" in pelt.c is accumulate_sum's period remainder.
+    REQUIRE(sh("sed -i 's/%= 1024;/%= 1000;/' " + (tmp / "b/kernel/sched/pelt.c").string()).code == 0);
     sh("cd " + tmp.string() + " && diff -u a/kernel/sched/pelt.c b/kernel/sched/pelt.c > review.patch");
     fs::path out = fresh_dir("patch-out");
     Out r = build("--kernel " + tree().string() + " --patch " + (tmp / "review.patch").string() + " --name review --out " +
@@ -145,9 +146,9 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
         return ss.str();
     };
     std::string pre = slurp(out / "review-pre.h"), post = slurp(out / "review-post.h");
-    CHECK(pre.find("delta %= 1024;") != std::string::npos);
-    CHECK(post.find("delta %= 1000;") != std::string::npos);
-    CHECK(post.find("delta %= 1024;") == std::string::npos);
+    CHECK(pre.find("%= 1024;") != std::string::npos);
+    CHECK(post.find("%= 1000;") != std::string::npos);
+    CHECK(post.find("%= 1024;") == std::string::npos);
     CHECK(fs::exists(out / "libschedcheck-oracle-review-post.a"));
 
     Out list = sh(std::string(SCHEDCHECK_BIN) + " oracle list --oracle-dir " + out.string());
@@ -226,7 +227,7 @@ TEST_CASE("oracle build: bad kernel sources and patches are refused, nothing is 
     // A function that is gone.
     fs::path t1 = tmp / "renamed";
     fs::copy(tree(), t1, fs::copy_options::recursive);
-    REQUIRE(sh("sed -i 's/^static u64 decay_load(/static u64 decay_load_gone(/' " + (t1 / "kernel/sched/pelt.c").string())
+    REQUIRE(sh("sed -i 's/^\\(static.*\\) decay_load(/\\1 decay_load_gone(/' " + (t1 / "kernel/sched/pelt.c").string())
                 .code == 0);
     r = build("--kernel " + t1.string() + " --out " + out.string());
     CHECK(r.code == 2);
@@ -237,7 +238,7 @@ TEST_CASE("oracle build: bad kernel sources and patches are refused, nothing is 
     // stays: the stub must not stand in for it.
     fs::path t3 = tmp / "stub-only";
     fs::copy(tree(), t3, fs::copy_options::recursive);
-    REQUIRE(sh("sed -i 's/^static inline void util_est_update(/static inline void util_est_update_gone(/' " +
+    REQUIRE(sh("sed -i 's/^\\(static.*\\) util_est_update(/\\1 util_est_update_gone(/' " +
                (t3 / "kernel/sched/fair.c").string())
                 .code == 0);
     r = build("--kernel " + t3.string() + " --out " + out.string());
@@ -247,7 +248,7 @@ TEST_CASE("oracle build: bad kernel sources and patches are refused, nothing is 
     // A function whose shape no longer fits the shims.
     fs::path t2 = tmp / "reshaped";
     fs::copy(tree(), t2, fs::copy_options::recursive);
-    REQUIRE(sh("sed -i 's/sa->period_contrib = delta;/sa->period_contrib_new = delta;/' " +
+    REQUIRE(sh("sed -i 's/->period_contrib = /->period_contrib_new = /' " +
                (t2 / "kernel/sched/pelt.c").string())
                 .code == 0);
     r = build("--kernel " + t2.string() + " --out " + out.string());
