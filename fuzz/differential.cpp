@@ -4,7 +4,7 @@
 // one sequence of operations on one task.  libFuzzer entry point; the AFL++
 // build links the same file against afl's libAFLDriver.
 //
-// The equivalence proofs (proofs/equiv_kernel.cpp) compare each function on
+// The equivalence proofs (proofs/equiv_kernel_cases.h) compare each function on
 // its own; this harness checks the composition: the task's sched_avg is the
 // one state that the PELT updates write and util_est reads, as in the
 // kernel, and the whole state is compared after every step.
@@ -247,7 +247,7 @@ int run(const Input &in, const std::uint8_t *data, std::size_t size) {
     utilest::cfs_rq<A> rq{};
     rq.util_est_enqueued = uint(in.rq);
 
-    // Oracle state, mapped as proofs/equiv_kernel.cpp does: the task's
+    // Oracle state, mapped as proofs/equiv_kernel_cases.h does: the task's
     // se.avg holds the PELT fields and util_est; the runqueue's avg.util_est
     // holds the sum.
     typename K::task_struct kp{};
