@@ -1,12 +1,7 @@
-// Equivalence proofs between a cpuload reference variant and an oracle
-// extracted from kernel text (oracle/, generated at build time).
-//
-// Both sides run in the same exploration on the same symbolic inputs, in
-// the bit-vector encoding (exact machine arithmetic, wrap included), so a
-// path condition covers the branches of both.  Per path the solver is asked
-// for an input where some output or state field differs.  A model is
-// replayed on the concrete instantiation of both sides and must differ
-// there too, or it is an internal error.
+// The oracle registry and equivalence entry point, and the cpuload cases
+// against the seed-000 patch images (oracle/, generated at build time).
+// The loop that explores both sides and asks the solver is shared with the
+// kernel oracles: proofs/equiv_engine.h.
 #include "proofs/equiv.h"
 
 #include <chrono>
@@ -16,6 +11,7 @@
 #include "oracle_gen/seed000.h"
 #include "proofs/domain.h"
 #include "proofs/engine.h"
+#include "proofs/equiv_engine.h"
 #include "proofs/equiv_kernel.h"
 #include "proofs/oracle_plugin.h"
 #include "proofs/invariant.h"
@@ -42,7 +38,6 @@ struct ECase {
     std::uint64_t pct = 125;
 };
 
-template <class A> using Outs = std::vector<std::pair<std::string, std::pair<typename A::ulong, typename A::ulong>>>;
 
 template <class A> struct EIn {
     typename A::ulong cpu_load[5];
@@ -72,6 +67,7 @@ template <class A, class In> EIn<A> declare(In &in, const ECase &c, std::uint64_
 // Run both sides on the inputs; every output and state field as a pair.
 template <template <class> class O, class A, patch_level P> Outs<A> run(const EIn<A> &x, const ECase &c) {
     using ulong = typename A::ulong;
+    using u64 = typename A::u64;
     using OA = O<A>;
     Outs<A> out;
     typename OA::rq orq{};
@@ -93,8 +89,8 @@ template <template <class> class O, class A, patch_level P> Outs<A> run(const EI
     };
     if (c.function == "decay_load_missed") {
         if constexpr (P <= patch_level::shi_1 && requires { OA::decay_load_missed(ulong(0), ulong(0), 1); })
-            out.push_back({"result", {cpuload::decay_load_missed<A>(x.load, x.n, c.idx),
-                                      OA::decay_load_missed(x.load, x.n, c.idx)}});
+            out.push_back({"result", {u64(cpuload::decay_load_missed<A>(x.load, x.n, c.idx)),
+                                      u64(OA::decay_load_missed(x.load, x.n, c.idx))}});
     } else if (c.function == "__update_cpu_load") {
         cpuload::__update_cpu_load<A, P>(r, x.load, x.n);
         if constexpr (requires { OA::__update_cpu_load(&orq, x.load, x.n); })
@@ -102,7 +98,7 @@ template <template <class> class O, class A, patch_level P> Outs<A> run(const EI
         else
             OA::__update_cpu_load(&orq, x.load);
         for (int i = 0; i < 5; i++)
-            out.push_back({"cpu_load[" + std::to_string(i) + "]", {r.cpu_load[i], oslot(i)}});
+            out.push_back({"cpu_load[" + std::to_string(i) + "]", {u64(r.cpu_load[i]), u64(oslot(i))}});
     } else {
         r.cfs.runnable_load_avg = x.runnable;
         orq.cfs.runnable_load_avg = x.runnable;
@@ -120,9 +116,9 @@ template <template <class> class O, class A, patch_level P> Outs<A> run(const EI
         else
             ot = OA::target_load(0);
         OA::shim_rq = nullptr;
-        out.push_back({"source_load", {cpuload::source_load<A, P>(r, c.idx, c.lb_bias), os}});
+        out.push_back({"source_load", {u64(cpuload::source_load<A, P>(r, c.idx, c.lb_bias)), u64(os)}});
         out.push_back({"target_load",
-                       {cpuload::target_load<A, P>(r, c.idx, typename A::uint(c.pct), c.lb_bias), ot}});
+                       {u64(cpuload::target_load<A, P>(r, c.idx, typename A::uint(c.pct), c.lb_bias)), u64(ot)}});
     }
     return out;
 }
@@ -172,83 +168,26 @@ void prove(EquivResult &res, const char *const *has, unsigned timeout_ms) {
         return;
     }
 
-    z3::context ctx;
-    model::Explorer ex(ctx, model::Encoding::bitvector, timeout_ms);
-    z3::solver s(ctx);
-    z3::params prm(ctx);
-    prm.set("timeout", timeout_ms);
-    s.set(prm);
+    std::vector<EquivCase<S, C>> ecs;
     for (const ECase &c : cases) {
-        ex.begin_case();
-        s.push();
-        SymInputs in(ex);
-        EIn<S> x = declare<S>(in, c, dom.ulong_max);
+        std::vector<std::pair<std::string, std::uint64_t>> fixed;
+        if (c.function == "decay_load_missed")
+            fixed = {{"idx", static_cast<std::uint64_t>(c.idx)}};
+        if (c.function == "source_load/target_load")
+            fixed = {{"type", static_cast<std::uint64_t>(c.idx)}, {"LB_BIAS", c.lb_bias}, {"imbalance_pct", c.pct}};
         // No loop depends on a symbolic value except in the decay: explore
         // the rest lazily (every path is followed by a query anyway).
-        ex.set_lazy(c.function == "source_load/target_load" || (c.function == "__update_cpu_load" && c.pending >= 0));
-        for (const auto &d : ex.domain())
-            s.add(d);
-        auto paths = ex.explore([&] { return run<O, S, P>(x, c); });
-        res.paths += paths.size();
-        if (ex.path_limit_hit()) {
-            res.verdict = EquivVerdict::UNKNOWN;
-            res.reason = "path limit reached in " + c.function;
-            return;
-        }
-        for (const auto &pa : paths) {
-            z3::expr_vector diff(ctx);
-            for (const auto &o : pa.value) {
-                // Both sides often build the very same term: nothing to ask.
-                if (o.second.first.e.id() == o.second.second.e.id())
-                    continue;
-                z3::expr d = (o.second.first.e != o.second.second.e).simplify();
-                if (!d.is_false())
-                    diff.push_back(d);
-            }
-            if (diff.empty())
-                continue;
-            s.push();
-            s.add(pa.pc);
-            s.add(z3::mk_or(diff));
-            ++res.queries;
-            z3::check_result r = s.check();
-            if (r == z3::unknown) {
-                res.verdict = EquivVerdict::UNKNOWN;
-                res.reason = c.function + ": " + s.reason_unknown();
-                return;
-            }
-            if (r == z3::sat) {
-                // Replay the distinguishing input on both concrete sides.
-                auto named = model_inputs(in, s.get_model());
-                ConcreteInputs cin(std::map<std::string, std::uint64_t>(named.begin(), named.end()));
-                EIn<C> cx = declare<C>(cin, c, dom.ulong_max);
-                Outs<C> co = run<O, C, P>(cx, c);
-                bool differs = false;
-                for (const auto &o : co)
-                    differs |= o.second.first != o.second.second;
-                if (!differs)
-                    throw internal_error("distinguishing input for " + c.function + " (" + res.variant + " vs " +
-                                         res.oracle + ") gives equal outputs on the concrete sides");
-                res.verdict = EquivVerdict::DIFFERENT;
-                res.function = c.function;
-                res.inputs = named;
-                if (c.function == "decay_load_missed")
-                    res.inputs.push_back({"idx", static_cast<std::uint64_t>(c.idx)});
-                if (c.function == "source_load/target_load") {
-                    res.inputs.push_back({"type", static_cast<std::uint64_t>(c.idx)});
-                    res.inputs.push_back({"LB_BIAS", c.lb_bias});
-                    res.inputs.push_back({"imbalance_pct", c.pct});
-                }
-                for (const auto &o : co)
-                    res.outputs.push_back({o.first, {o.second.first, o.second.second}});
-                return;
-            }
-            s.pop();
-        }
-        s.pop();
-        ex.end_case();
+        bool lazy = c.function == "source_load/target_load" || (c.function == "__update_cpu_load" && c.pending >= 0);
+        const std::uint64_t umax = dom.ulong_max;
+        ecs.push_back(equiv_case<S, C>(
+            c.function, fixed,
+            [c, umax]<class A, class In>(In &in) {
+                EIn<A> x = declare<A>(in, c, umax);
+                return [x, c]() { return run<O, A, P>(x, c); };
+            },
+            lazy));
     }
-    res.verdict = EquivVerdict::EQUIVALENT;
+    run_equiv_cases<S, C>(res, ecs, timeout_ms);
 }
 
 } // namespace
