@@ -303,3 +303,18 @@ TEST_CASE("cli: proving a family without invariants says so", "[cli]") {
     CHECK(r.code == 2);
     CHECK(r.out.find("the utilest family has no invariants in the catalogue yet") != std::string::npos);
 }
+
+TEST_CASE("cli: a missing or corrupt oracle plug-in is bad input", "[cli][equiv]") {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / "schedcheck-cli-plugins";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    Run none = run("equiv --variant pelt/v6.1 --oracle absent --oracle-dir " + dir.string());
+    CHECK(none.code == 2);
+    CHECK(none.out.find("no plug-in " + (dir / "absent.so").string()) != std::string::npos);
+    std::ofstream(dir / "junk.so") << "not an ELF object\n";
+    Run junk = run("equiv --variant pelt/v6.1 --oracle junk --oracle-dir " + dir.string());
+    CHECK(junk.code == 2);
+    CHECK(junk.out.find("cannot load oracle plug-in") != std::string::npos);
+    fs::remove_all(dir);
+}
