@@ -67,10 +67,59 @@ struct Built {
     std::string fuzzer_note; // why not
 };
 
+// Where the build finds what it compiles against, found once per run.
+struct Toolchain {
+    fs::path inc;       // the project's headers (and fuzz/differential.cpp)
+    bool clang = false; // clang++ for the libFuzzer harness
+};
+
+Toolchain find_toolchain() {
+    // The headers: $SCHEDCHECK_SOURCE_DIR, else the tree this binary was
+    // built from, else those `make install` put beside it.
+    Toolchain t;
+    const char *src_dir = std::getenv("SCHEDCHECK_SOURCE_DIR");
+    t.inc = src_dir ? src_dir : SCHEDCHECK_SOURCE_DIR;
+    if (!src_dir && !fs::exists(t.inc / "ref/kernel.h")) {
+        std::error_code ec;
+        fs::path installed = fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "share/schedcheck/include";
+        if (!ec && fs::exists(installed / "ref/kernel.h"))
+            t.inc = installed;
+    }
+    if (!fs::exists(t.inc / "ref/kernel.h"))
+        throw proofs::input_error("oracle build: the project's headers (ref/kernel.h) are not in " + t.inc.string() +
+                                  "; set SCHEDCHECK_SOURCE_DIR to the schedcheck source tree");
+    t.clang = std::system("command -v clang++ >/dev/null 2>&1") == 0;
+    return t;
+}
+
+// Runs a compiler command in dir.  Empty on success; otherwise the
+// compiler's output, and `first` its first error line.
+std::string compile(const fs::path &dir, const std::string &cmd, std::string &first) {
+    fs::path log = dir / "compile.log";
+    std::string full = "cd '" + dir.string() + "' && " + cmd + " 2>'" + log.string() + "'";
+    if (std::system(full.c_str()) == 0) {
+        fs::remove(log);
+        return "";
+    }
+    std::ifstream in(log);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    fs::remove(log);
+    std::string text = ss.str();
+    std::istringstream lines(text);
+    first.clear();
+    for (std::string l; std::getline(lines, l);)
+        if (auto at = l.find("error:"); at != std::string::npos) {
+            first = l.substr(at);
+            break;
+        }
+    return text.empty() ? "failed" : text;
+}
+
 // Generate, compile and archive one oracle in `tmp`.  A compiler error is
 // traced back to the extracted function it occurred in.
 Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOracleSpec spec, bool partial,
-                const std::string &origin) {
+                const std::string &origin, const Toolchain &tc) {
     spec.name = identifier(name);
     spec.id = name;
     Built b{name, {}, {}, {}};
@@ -84,106 +133,68 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
                          "; do not edit, do not commit.\n#pragma once\n#include <cstdint>\n#include \"ref/kernel.h\"\n"
                          "namespace sc::oracle_gen {\n" + body + "}\n";
     write_text(tmp / (name + ".h"), header);
-    std::string unit = "#include \"" + name + ".h\"\n" + "template struct sc::oracle_gen::" + spec.name +
-                       "::kernel<sc::ilp32>;\ntemplate struct sc::oracle_gen::" + spec.name + "::kernel<sc::lp64>;\n";
-    write_text(tmp / (name + ".cpp"), unit);
+    const std::string inc = tc.inc.string(), ns = "sc::oracle_gen::" + spec.name;
+    std::string first;
 
-    // The headers: $SCHEDCHECK_SOURCE_DIR, else the tree this binary was
-    // built from, else those `make install` put beside it.
-    const char *src_dir = std::getenv("SCHEDCHECK_SOURCE_DIR");
-    fs::path inc = src_dir ? src_dir : SCHEDCHECK_SOURCE_DIR;
-    if (!src_dir && !fs::exists(inc / "ref/kernel.h")) {
-        std::error_code ec;
-        fs::path installed = fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "share/schedcheck/include";
-        if (!ec && fs::exists(installed / "ref/kernel.h"))
-            inc = installed;
-    }
-    if (!fs::exists(inc / "ref/kernel.h"))
-        throw proofs::input_error("oracle build: the project's headers (ref/kernel.h) are not in " + inc.string() +
-                                  "; set SCHEDCHECK_SOURCE_DIR to the schedcheck source tree");
-    std::string cmd = fmt::format("cd '{}' && c++ -std=c++20 -O2 -fwrapv -I'{}' -c '{}.cpp' -o '{}.o' 2>'{}.log'", tmp.string(),
-                                  inc.string(), name, name, name);
-    if (std::system(cmd.c_str()) != 0) {
-        std::ifstream log(tmp / (name + ".log"));
-        std::stringstream ss;
-        ss << log.rdbuf();
-        std::string text = ss.str(), fn = "?", first;
+    // The library: both data models' instantiations.
+    write_text(tmp / (name + ".cpp"), "#include \"" + name + ".h\"\ntemplate struct " + ns +
+                                          "::kernel<sc::ilp32>;\ntemplate struct " + ns + "::kernel<sc::lp64>;\n");
+    std::string out = compile(tmp, fmt::format("c++ -std=c++20 -O2 -fwrapv -I'{}' -c '{}.cpp' -o '{}.o'", inc, name, name),
+                              first);
+    if (!out.empty()) {
         std::smatch m;
-        if (std::regex_search(text, m, std::regex("kernel<[^>]*>::([A-Za-z_0-9]+)\\(")))
-            fn = m[1];
-        std::istringstream lines(text);
-        for (std::string l; std::getline(lines, l);)
-            if (l.find("error:") != std::string::npos) {
-                first = l.substr(l.find("error:"));
-                break;
-            }
+        std::string fn = std::regex_search(out, m, std::regex("kernel<[^>]*>::([A-Za-z_0-9]+)\\(")) ? m[1].str() : "?";
         throw proofs::input_error(fmt::format("oracle build: {} ({}): function {} no longer compiles against the "
                                               "shims; its shape changed: {}",
                                               name, spec.version.empty() ? "unknown version" : spec.version, fn,
                                               first.empty() ? "see the compiler output" : first));
     }
-    std::string ar = fmt::format("cd '{}' && ar rcs 'libschedcheck-oracle-{}.a' '{}.o'", tmp.string(), name, name);
-    if (std::system(ar.c_str()) != 0)
+    if (!compile(tmp, fmt::format("ar rcs 'libschedcheck-oracle-{}.a' '{}.o'", name, name), first).empty())
         throw proofs::input_error("oracle build: ar failed for " + name);
+    fs::remove(tmp / (name + ".cpp"));
+    fs::remove(tmp / (name + ".o"));
 
     // The plug-in: the equivalence cases instantiated with this kernel
     // class; the solver glue comes from the schedcheck binary that loads it.
-    std::string plugin = "#include \"" + name + ".h\"\n#include \"proofs/equiv_kernel_cases.h\"\n"
-                         "#include \"proofs/oracle_plugin.h\"\n"
-                         "extern \"C\" unsigned schedcheck_oracle_abi_v1() { return sc::proofs::plugin_abi(); }\n"
-                         "extern \"C\" int schedcheck_oracle_equiv_v1(sc::proofs::EquivResult *r, const sc::Variant *v,\n"
-                         "                                          unsigned t, std::string *e) {\n"
-                         "    return sc::proofs::plugin_equiv<sc::oracle_gen::" + spec.name + "::kernel, sc::oracle_gen::" +
-                         spec.name + "::split_util_est>(r, v, t, e);\n}\n";
-    write_text(tmp / (name + "-plugin.cpp"), plugin);
-    std::string so = fmt::format("cd '{}' && c++ -std=c++20 -O1 -fPIC -shared -fwrapv -I'{}' '{}-plugin.cpp' -o '{}.so' "
-                                 "$(pkg-config --cflags --libs z3) -lfmt 2>'{}.log'",
-                                 tmp.string(), inc.string(), name, name, name);
-    if (std::system(so.c_str()) != 0) {
-        std::ifstream log(tmp / (name + ".log"));
-        std::string first;
-        for (std::string l; std::getline(log, l);)
-            if (l.find("error") != std::string::npos) {
-                first = l;
-                break;
-            }
+    write_text(tmp / (name + "-plugin.cpp"),
+               "#include \"" + name + ".h\"\n#include \"proofs/equiv_kernel_cases.h\"\n"
+               "#include \"proofs/oracle_plugin.h\"\n"
+               "extern \"C\" unsigned schedcheck_oracle_abi_v1() { return sc::proofs::plugin_abi(); }\n"
+               "extern \"C\" int schedcheck_oracle_equiv_v1(sc::proofs::EquivResult *r, const sc::Variant *v,\n"
+               "                                          unsigned t, std::string *e) {\n"
+               "    return sc::proofs::plugin_equiv<" + ns + "::kernel, " + ns + "::split_util_est>(r, v, t, e);\n}\n");
+    if (!compile(tmp,
+                 fmt::format("c++ -std=c++20 -O1 -fPIC -shared -fwrapv -I'{}' '{}-plugin.cpp' -o '{}.so' "
+                             "$(pkg-config --cflags --libs z3) -lfmt",
+                             inc, name, name),
+                 first)
+             .empty())
         throw proofs::input_error("oracle build: " + name + ": the equivalence plug-in does not compile: " + first);
-    }
     fs::remove(tmp / (name + "-plugin.cpp"));
 
     // The differential fuzzer against this oracle, when clang's libFuzzer
     // is there (make deps installs it); its absence is said, not fatal.
     std::string fuzzer = name + "-differential";
-    if (std::system("command -v clang++ >/dev/null 2>&1") != 0) {
+    if (!tc.clang) {
         b.fuzzer_note = "no clang++: the differential fuzzer was not built";
-    } else if (!fs::exists(inc / "fuzz/differential.cpp")) {
-        b.fuzzer_note = "no fuzz/differential.cpp under " + inc.string() + ": the differential fuzzer was not built";
+    } else if (!fs::exists(tc.inc / "fuzz/differential.cpp")) {
+        b.fuzzer_note = "no fuzz/differential.cpp under " + inc + ": the differential fuzzer was not built";
     } else {
-        std::string cmd = fmt::format("cd '{}' && clang++ -std=c++20 -O2 -g -fwrapv -fsanitize=fuzzer -I'{}' -I. "
-                                      "-DSC_DIFF_ORACLE_HEADER='\"{}.h\"' -DSC_DIFF_ORACLE_NS={} '{}/fuzz/differential.cpp' "
-                                      "-o '{}' 2>'{}.log'",
-                                      tmp.string(), inc.string(), name, spec.name, inc.string(), fuzzer, name);
-        if (std::system(cmd.c_str()) != 0) {
-            std::ifstream log(tmp / (name + ".log"));
-            std::string first;
-            for (std::string l; std::getline(log, l);)
-                if (l.find("error") != std::string::npos) {
-                    first = l;
-                    break;
-                }
+        if (!compile(tmp,
+                     fmt::format("clang++ -std=c++20 -O2 -g -fwrapv -fsanitize=fuzzer -I'{}' -I. "
+                                 "-DSC_DIFF_ORACLE_HEADER='\"{}.h\"' -DSC_DIFF_ORACLE_NS={} '{}/fuzz/differential.cpp' -o '{}'",
+                                 inc, name, spec.name, inc, fuzzer),
+                     first)
+                 .empty())
             throw proofs::input_error("oracle build: " + name + ": the differential fuzzer does not compile: " + first);
-        }
         b.fuzzer = fuzzer;
     }
-    nlohmann::json manifest = {{"id", name},           {"namespace", "sc::oracle_gen::" + spec.name},
+    nlohmann::json manifest = {{"id", name},           {"namespace", ns},
                                {"version", spec.version}, {"source", origin},
                                {"definitions", b.found}, {"library", "libschedcheck-oracle-" + name + ".a"},
                                {"plugin", name + ".so"},
                                {"differential_fuzzer", b.fuzzer.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.fuzzer)}};
     write_text(tmp / (name + ".json"), manifest.dump(2) + "\n");
-    fs::remove(tmp / (name + ".cpp"));
-    fs::remove(tmp / (name + ".o"));
-    fs::remove(tmp / (name + ".log"));
     return b;
 }
 
@@ -237,6 +248,7 @@ int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, co
             if (o.id == name)
                 throw proofs::input_error("oracle build: " + name + " is the name of a built-in oracle, which `equiv` "
                                           "would take instead; choose another with --name");
+    const Toolchain tc = find_toolchain();
     fs::create_directories(out_dir);
     std::string tmpl = (fs::path(out_dir) / ".build-XXXXXX").string();
     if (!mkdtemp(tmpl.data()))
@@ -245,7 +257,7 @@ int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, co
     std::vector<Built> built;
     try {
         for (auto &[name, spec] : specs)
-            built.push_back(build_one(tmp, name, spec, partial, origin));
+            built.push_back(build_one(tmp, name, spec, partial, origin, tc));
     } catch (...) {
         fs::remove_all(tmp);
         throw;

@@ -39,6 +39,7 @@
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
 #endif
+#include "proofs/kernel_state.h"
 #include "ref/kernel.h"
 #include "ref/pelt.h"
 #include "ref/util_est.h"
@@ -247,28 +248,12 @@ int run(const Input &in, const std::uint8_t *data, std::size_t size) {
     utilest::cfs_rq<A> rq{};
     rq.util_est_enqueued = uint(in.rq);
 
-    // Oracle state, mapped as proofs/equiv_kernel_cases.h does: the task's
-    // se.avg holds the PELT fields and util_est; the runqueue's avg.util_est
-    // holds the sum.
-    typename K::task_struct kp{};
-    typename K::cfs_rq krq{};
+    // The oracle's state: the task's se.avg holds the PELT fields and
+    // util_est, the runqueue's avg.util_est the sum.
+    typename K::task_struct kp = sc::proofs::task_to_kernel<K>(p);
     auto &ka = kp.se.avg;
-    ka.last_update_time = sa.last_update_time;
-    ka.load_sum = sa.load_sum;
-    ka.runnable_sum = sa.runnable_sum;
-    ka.util_sum = sa.util_sum;
-    ka.period_contrib = sa.period_contrib;
-    ka.load_avg = sa.load_avg;
-    ka.runnable_avg = sa.runnable_avg;
-    ka.util_avg = sa.util_avg;
-    if constexpr (split) {
-        ka.util_est.enqueued = p.enqueued;
-        ka.util_est.ewma = p.ewma;
-        krq.avg.util_est.enqueued = rq.util_est_enqueued;
-    } else {
-        ka.util_est = p.ewma;
-        krq.avg.util_est = rq.util_est_enqueued;
-    }
+    sc::proofs::put_avg(ka, sa);
+    typename K::cfs_rq krq = sc::proofs::rq_to_kernel<K>(rq);
 
     K::shim_feat_UTIL_EST = in.util_est;
     K::shim_feat_UTIL_EST_FASTUP = in.fastup;

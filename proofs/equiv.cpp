@@ -192,21 +192,22 @@ void prove(EquivResult &res, const char *const *has, unsigned timeout_ms) {
 
 } // namespace
 
+std::vector<std::string> definition_list(const char *const *names) {
+    std::vector<std::string> v;
+    for (; *names; ++names)
+        v.push_back(*names);
+    return v;
+}
+
 std::vector<OracleInfo> oracles() {
     std::vector<OracleInfo> out;
 #if SC_SEED000
-    auto list = [](const char *const *h) {
-        std::vector<std::string> v;
-        for (; *h; ++h)
-            v.push_back(*h);
-        return v;
-    };
     std::string src = oracle_gen::seed000_source;
-    out.push_back({"seed000-pre", "pre-image of the series in " + src, true, "", list(oracle_gen::seed000_pre_has),
+    out.push_back({"seed000-pre", "pre-image of the series in " + src, true, "", definition_list(oracle_gen::seed000_pre_has),
                    "cpuload/v3.13", false, {}});
-    out.push_back({"seed000-post3", "after patches 1-3 of " + src, true, "", list(oracle_gen::seed000_post3_has),
+    out.push_back({"seed000-post3", "after patches 1-3 of " + src, true, "", definition_list(oracle_gen::seed000_post3_has),
                    "cpuload/shi-1-3", false, {}});
-    out.push_back({"seed000-post5", "after all patches of " + src, true, "", list(oracle_gen::seed000_post5_has),
+    out.push_back({"seed000-post5", "after all patches of " + src, true, "", definition_list(oracle_gen::seed000_post5_has),
                    "cpuload/shi-1-5", false, {}});
 #else
     for (const char *id : {"seed000-pre", "seed000-post3", "seed000-post5"})

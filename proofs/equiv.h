@@ -29,6 +29,9 @@ struct OracleInfo {
     std::vector<std::string> self_check;
 };
 
+// A generated header's null-terminated list of extracted definitions.
+std::vector<std::string> definition_list(const char *const *names);
+
 // The oracles built into this binary (generated at build time).
 std::vector<OracleInfo> oracles();
 

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "proofs/equiv_engine.h"
+#include "proofs/kernel_state.h"
 #include "ref/pelt.h"
 #include "ref/util_est.h"
 #include "ref/variants.h"
@@ -41,19 +42,6 @@ template <class A, class In> pelt::sched_avg<A> declare_avg(In &in) {
     return sa;
 }
 
-template <class KA, class A> typename KA::sched_avg to_kernel(const pelt::sched_avg<A> &r) {
-    typename KA::sched_avg k{};
-    k.last_update_time = r.last_update_time;
-    k.load_sum = r.load_sum;
-    k.runnable_sum = r.runnable_sum;
-    k.util_sum = r.util_sum;
-    k.period_contrib = r.period_contrib;
-    k.load_avg = r.load_avg;
-    k.runnable_avg = r.runnable_avg;
-    k.util_avg = r.util_avg;
-    return k;
-}
-
 template <class A, class KS> void compare_avg(Outs<A> &out, const pelt::sched_avg<A> &r, const KS &k) {
     using u64 = typename A::u64;
     out.push_back({"last_update_time", {r.last_update_time, k.last_update_time}});
@@ -79,6 +67,33 @@ std::vector<EquivCase<S, C>> pelt_cases(EquivResult &res) {
         u64 val = in.template var<u64>("val", 0, umax), n = in.template var<u64>("n", 0, umax);
         return [=]() -> Outs<A> { return {{"result", {pelt::decay_load<V, A>(val, n), K<A>::decay_load(val, n)}}}; };
     }));
+    // accumulate_sum(delta, ...) and ___update_load_sum(now, ...): a time,
+    // the state, load, runnable and running; a count and the state out.
+    auto sum_case = [=]<bool Accumulate>(const char *fn, const char *time_name) {
+        return equiv_case<S, C>(fn, {}, [=]<class A, class In>(In &in) {
+            using u64 = typename A::u64;
+            u64 t = in.template var<u64>(time_name, 0, umax);
+            const pelt::sched_avg<A> sa0 = declare_avg<A>(in);
+            auto load = declare_ulong<A>(in, "load"), runnable = declare_ulong<A>(in, "runnable");
+            auto running = in.template var<typename A::sint>("running", 0, 0xffffffffu);
+            return [=]() -> Outs<A> {
+                // Every path re-runs this from the declared inputs.
+                pelt::sched_avg<A> sa = sa0;
+                auto k = to_kernel<K<A>>(sa);
+                u64 rr, kr;
+                if constexpr (Accumulate) {
+                    rr = u64(pelt::accumulate_sum<V, A>(t, sa, load, runnable, running));
+                    kr = u64(K<A>::accumulate_sum(t, &k, load, runnable, running));
+                } else {
+                    rr = u64(pelt::___update_load_sum<V, A>(t, sa, load, runnable, running));
+                    kr = u64(K<A>::___update_load_sum(t, &k, load, runnable, running));
+                }
+                Outs<A> out{{"result", {rr, kr}}};
+                compare_avg(out, sa, k);
+                return out;
+            };
+        });
+    };
     // What a release does not have is listed as not compared.
     auto skip = [&](const char *fn, const char *since) {
         res.skipped.push_back(std::string(fn) + " (only in the oracle: the function first appears in " + since + ")");
@@ -87,84 +102,46 @@ std::vector<EquivCase<S, C>> pelt_cases(EquivResult &res) {
         skip("__accumulate_pelt_segments", "v4.12");
         skip("accumulate_sum", "v4.12");
     } else {
-    cs.push_back(equiv_case<S, C>("__accumulate_pelt_segments", {}, [=]<class A, class In>(In &in) {
-        using u64 = typename A::u64;
-        using uint = typename A::uint;
-        u64 periods = in.template var<u64>("periods", 0, umax);
-        uint d1 = in.template var<uint>("d1", 0, 0xffffffffu), d3 = in.template var<uint>("d3", 0, 0xffffffffu);
-        return [=]() -> Outs<A> {
-            return {{"result",
-                     {u64(pelt::__accumulate_pelt_segments<V, A>(periods, d1, d3)),
-                      u64(K<A>::__accumulate_pelt_segments(periods, d1, d3))}}};
-        };
-    }));
+        cs.push_back(equiv_case<S, C>("__accumulate_pelt_segments", {}, [=]<class A, class In>(In &in) {
+            using u64 = typename A::u64;
+            using uint = typename A::uint;
+            u64 periods = in.template var<u64>("periods", 0, umax);
+            uint d1 = in.template var<uint>("d1", 0, 0xffffffffu), d3 = in.template var<uint>("d3", 0, 0xffffffffu);
+            return [=]() -> Outs<A> {
+                return {{"result",
+                         {u64(pelt::__accumulate_pelt_segments<V, A>(periods, d1, d3)),
+                          u64(K<A>::__accumulate_pelt_segments(periods, d1, d3))}}};
+            };
+        }));
+        cs.push_back(sum_case.template operator()<true>("accumulate_sum", "delta"));
     }
     if constexpr (V < pelt::version::v6_1) {
         skip("get_pelt_divider", "v6.1");
         skip("___update_load_sum", "v6.1");
         skip("___update_load_avg", "v6.1");
     } else {
-    cs.push_back(equiv_case<S, C>("get_pelt_divider", {}, [=]<class A, class In>(In &in) {
-        pelt::sched_avg<A> sa = declare_avg<A>(in);
-        return [=]() -> Outs<A> {
-            auto k = to_kernel<K<A>>(sa);
-            return {{"result", {u64_t<A>(pelt::get_pelt_divider<V, A>(sa)), u64_t<A>(K<A>::get_pelt_divider(&k))}}};
-        };
-    }));
-    }
-    if constexpr (V >= pelt::version::v4_12) {
-    cs.push_back(equiv_case<S, C>("accumulate_sum", {}, [=]<class A, class In>(In &in) {
-        using u64 = typename A::u64;
-        u64 delta = in.template var<u64>("delta", 0, umax);
-        const pelt::sched_avg<A> sa0 = declare_avg<A>(in);
-        auto load = declare_ulong<A>(in, "load"), runnable = declare_ulong<A>(in, "runnable");
-        auto running = in.template var<typename A::sint>("running", 0, 0xffffffffu);
-        return [=]() -> Outs<A> {
-            // Every path re-runs this from the declared inputs.
-            pelt::sched_avg<A> sa = sa0;
-            auto k = to_kernel<K<A>>(sa);
-            Outs<A> out;
-            auto rr = pelt::accumulate_sum<V, A>(delta, sa, load, runnable, running);
-            auto kr = K<A>::accumulate_sum(delta, &k, load, runnable, running);
-            out.push_back({"result", {u64(rr), u64(kr)}});
-            compare_avg(out, sa, k);
-            return out;
-        };
-    }));
-    }
-    if constexpr (V >= pelt::version::v6_1) {
-    cs.push_back(equiv_case<S, C>("___update_load_sum", {}, [=]<class A, class In>(In &in) {
-        using u64 = typename A::u64;
-        u64 now = in.template var<u64>("now", 0, umax);
-        const pelt::sched_avg<A> sa0 = declare_avg<A>(in);
-        auto load = declare_ulong<A>(in, "load"), runnable = declare_ulong<A>(in, "runnable");
-        auto running = in.template var<typename A::sint>("running", 0, 0xffffffffu);
-        return [=]() -> Outs<A> {
-            // Every path re-runs this from the declared inputs.
-            pelt::sched_avg<A> sa = sa0;
-            auto k = to_kernel<K<A>>(sa);
-            Outs<A> out;
-            auto rr = pelt::___update_load_sum<V, A>(now, sa, load, runnable, running);
-            auto kr = K<A>::___update_load_sum(now, &k, load, runnable, running);
-            out.push_back({"result", {u64(rr), u64(kr)}});
-            compare_avg(out, sa, k);
-            return out;
-        };
-    }));
-    cs.push_back(equiv_case<S, C>("___update_load_avg", {}, [=]<class A, class In>(In &in) {
-        const pelt::sched_avg<A> sa0 = declare_avg<A>(in);
-        auto load = declare_ulong<A>(in, "load");
-        return [=]() -> Outs<A> {
-            // Every path re-runs this from the declared inputs.
-            pelt::sched_avg<A> sa = sa0;
-            auto k = to_kernel<K<A>>(sa);
-            Outs<A> out;
-            pelt::___update_load_avg<V, A>(sa, load);
-            K<A>::___update_load_avg(&k, load);
-            compare_avg(out, sa, k);
-            return out;
-        };
-    }));
+        cs.push_back(equiv_case<S, C>("get_pelt_divider", {}, [=]<class A, class In>(In &in) {
+            pelt::sched_avg<A> sa = declare_avg<A>(in);
+            return [=]() -> Outs<A> {
+                auto k = to_kernel<K<A>>(sa);
+                return {{"result", {u64_t<A>(pelt::get_pelt_divider<V, A>(sa)), u64_t<A>(K<A>::get_pelt_divider(&k))}}};
+            };
+        }));
+        cs.push_back(sum_case.template operator()<false>("___update_load_sum", "now"));
+        cs.push_back(equiv_case<S, C>("___update_load_avg", {}, [=]<class A, class In>(In &in) {
+            const pelt::sched_avg<A> sa0 = declare_avg<A>(in);
+            auto load = declare_ulong<A>(in, "load");
+            return [=]() -> Outs<A> {
+                // Every path re-runs this from the declared inputs.
+                pelt::sched_avg<A> sa = sa0;
+                auto k = to_kernel<K<A>>(sa);
+                Outs<A> out;
+                pelt::___update_load_avg<V, A>(sa, load);
+                K<A>::___update_load_avg(&k, load);
+                compare_avg(out, sa, k);
+                return out;
+            };
+        }));
     }
     for (const auto &c : cs)
         res.compared.push_back(c.function);
@@ -184,28 +161,6 @@ template <class A, class In> utilest::task<A> declare_task(In &in, bool split) {
         p.enqueued = in.template var<typename A::uint>("p.util_est.enqueued", 0, 0xffffffffu);
     p.ewma = in.template var<typename A::uint>(split ? "p.util_est.ewma" : "p.util_est", 0, 0xffffffffu);
     return p;
-}
-
-template <class KA, class A> typename KA::task_struct task_to_kernel(const utilest::task<A> &p) {
-    typename KA::task_struct k{};
-    k.se.avg.util_avg = p.util_avg;
-    k.se.avg.runnable_avg = p.runnable_avg;
-    if constexpr (requires { k.se.avg.util_est.enqueued; }) {
-        k.se.avg.util_est.enqueued = p.enqueued;
-        k.se.avg.util_est.ewma = p.ewma;
-    } else {
-        k.se.avg.util_est = p.ewma;
-    }
-    return k;
-}
-
-template <class KA, class A> typename KA::cfs_rq rq_to_kernel(const utilest::cfs_rq<A> &r) {
-    typename KA::cfs_rq k{};
-    if constexpr (requires { k.avg.util_est.enqueued; })
-        k.avg.util_est.enqueued = r.util_est_enqueued;
-    else
-        k.avg.util_est = r.util_est_enqueued;
-    return k;
 }
 
 template <class A, class KT, class KR>
@@ -289,46 +244,46 @@ std::vector<EquivCase<S, C>> utilest_cases(EquivResult &res) {
         res.skipped.push_back("util_est_update (only in the oracle)");
         res.skipped.push_back("cfs_se_util_change (only in the oracle)");
     } else {
-    add(both("util_est_update", Split, true,
-             [=](const char *fn, std::vector<std::pair<std::string, std::uint64_t>> fixed, utilest::knobs kn,
-                 bool sleep) {
-                 return equiv_case<S, C>(fn, fixed, [=]<class A, class In>(In &in) {
-                     const auto p0 = declare_task<A>(in, Split);
-                     auto cap = declare_ulong<A>(in, "capacity");
-                     return [=]() -> Outs<A> {
-                         auto p = p0;
-                         utilest::cfs_rq<A> r{};
-                         auto kp = task_to_kernel<K<A>>(p);
-                         auto kr = rq_to_kernel<K<A>>(r);
-                         set_knobs.template operator()<A>(kn);
-                         K<A>::shim_capacity = &cap;
-                         utilest::util_est_update<V, A>(r, p, typename A::boolean(sleep), cap, kn);
-                         K<A>::util_est_update(&kr, &kp, typename A::boolean(sleep));
-                         K<A>::shim_capacity = nullptr;
-                         Outs<A> out;
-                         compare_ue(out, p, kp, r, kr);
-                         return out;
-                     };
-                 });
-             }));
-    add(both("cfs_se_util_change", false, false,
-             [=](const char *fn, std::vector<std::pair<std::string, std::uint64_t>> fixed, utilest::knobs kn, bool) {
-                 return equiv_case<S, C>(fn, fixed, [=]<class A, class In>(In &in) {
-                     const auto p0 = declare_task<A>(in, Split);
-                     return [=]() -> Outs<A> {
-                         auto p = p0;
-                         auto kp = task_to_kernel<K<A>>(p);
-                         set_knobs.template operator()<A>(kn);
-                         utilest::cfs_se_util_change<V, A>(p, kn);
-                         K<A>::cfs_se_util_change(&kp.se.avg);
-                         Outs<A> out;
-                         utilest::cfs_rq<A> r{};
-                         auto kr = rq_to_kernel<K<A>>(r);
-                         compare_ue(out, p, kp, r, kr);
-                         return out;
-                     };
-                 });
-             }));
+        add(both("util_est_update", Split, true,
+                 [=](const char *fn, std::vector<std::pair<std::string, std::uint64_t>> fixed, utilest::knobs kn,
+                     bool sleep) {
+                     return equiv_case<S, C>(fn, fixed, [=]<class A, class In>(In &in) {
+                         const auto p0 = declare_task<A>(in, Split);
+                         auto cap = declare_ulong<A>(in, "capacity");
+                         return [=]() -> Outs<A> {
+                             auto p = p0;
+                             utilest::cfs_rq<A> r{};
+                             auto kp = task_to_kernel<K<A>>(p);
+                             auto kr = rq_to_kernel<K<A>>(r);
+                             set_knobs.template operator()<A>(kn);
+                             K<A>::shim_capacity = &cap;
+                             utilest::util_est_update<V, A>(r, p, typename A::boolean(sleep), cap, kn);
+                             K<A>::util_est_update(&kr, &kp, typename A::boolean(sleep));
+                             K<A>::shim_capacity = nullptr;
+                             Outs<A> out;
+                             compare_ue(out, p, kp, r, kr);
+                             return out;
+                         };
+                     });
+                 }));
+        add(both("cfs_se_util_change", false, false,
+                 [=](const char *fn, std::vector<std::pair<std::string, std::uint64_t>> fixed, utilest::knobs kn, bool) {
+                     return equiv_case<S, C>(fn, fixed, [=]<class A, class In>(In &in) {
+                         const auto p0 = declare_task<A>(in, Split);
+                         return [=]() -> Outs<A> {
+                             auto p = p0;
+                             auto kp = task_to_kernel<K<A>>(p);
+                             set_knobs.template operator()<A>(kn);
+                             utilest::cfs_se_util_change<V, A>(p, kn);
+                             K<A>::cfs_se_util_change(&kp.se.avg);
+                             Outs<A> out;
+                             utilest::cfs_rq<A> r{};
+                             auto kr = rq_to_kernel<K<A>>(r);
+                             compare_ue(out, p, kp, r, kr);
+                             return out;
+                         };
+                     });
+                 }));
     }
     if constexpr (utilest::has_within_margin<V> && requires { K<C>::within_margin(0, 0); }) {
         cs.push_back(equiv_case<S, C>("within_margin", {}, [=]<class A, class In>(In &in) {

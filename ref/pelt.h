@@ -317,12 +317,15 @@ typename A::uint accumulate_sum(typename A::u64 delta, sched_avg<A> &sa, typenam
 // Something that is not runnable cannot be running or contributing
 // runnable time, whatever the caller says; hence the clearing when
 // load == 0 (a dequeued current entity is the usual case).
+//
+// v4.12 has the same time handling inside its ___update_load_avg(), which
+// is built on this; it lacks the clearing (and a runnable signal).
 template <version V, class A>
 typename A::sint ___update_load_sum(typename A::u64 now, sched_avg<A> &sa, typename A::ulong load,
                                     typename A::ulong runnable, typename A::sint running) {
-    static_assert(V >= version::v6_1,
-                  "___update_load_sum() is the 6.x split; v4.12 has "
-                  "___update_load_avg(now, sa, weight, running)");
+    static_assert(V >= version::v4_12,
+                  "before v4.12 the time handling is part of __update_load_avg() / "
+                  "__update_entity_runnable_avg()");
     using u64 = typename A::u64;
 
     u64 delta = now - sa.last_update_time;
@@ -337,9 +340,11 @@ typename A::sint ___update_load_sum(typename A::u64 now, sched_avg<A> &sa, typen
 
     sa.last_update_time += delta << 10;
 
-    if (!load) {
-        runnable = 0;
-        running = 0;
+    if constexpr (V >= version::v6_1) {
+        if (!load) {
+            runnable = 0;
+            running = 0;
+        }
     }
 
     if (!accumulate_sum<V, A>(delta, sa, load, runnable, running))
@@ -388,30 +393,32 @@ typename A::sint ___update_load_avg(typename A::u64 now, sched_avg<A> &sa, typen
                                     typename A::sint running) {
     static_assert(V == version::v4_12,
                   "this is the v4.12 ___update_load_avg(now, sa, weight, running)");
-    using u64 = typename A::u64;
     using ulong = typename A::ulong;
-
-    u64 delta = now - sa.last_update_time;
-    if (typename A::s64(delta) < 0) {
-        sa.last_update_time = now;
-        return 0;
-    }
-
-    delta >>= 10;
-    if (!delta)
-        return 0;
-
-    sa.last_update_time += delta << 10;
 
     // No "not runnable, so not running" clause in this release: a running
     // entity of weight 0 still accrues util_sum.
-    if (!accumulate_sum<V, A>(delta, sa, weight, ulong(0), running))
+    if (!___update_load_sum<V, A>(now, sa, weight, ulong(0), running))
         return 0;
 
     sa.load_avg = ulong(sc::div_u64(sa.load_sum, LOAD_AVG_MAX));
     sa.util_avg = ulong(sa.util_sum / LOAD_AVG_MAX);
 
     return 1;
+}
+
+// v3.8, v4.3: the whole 1024ns units since the last update, with the clock
+// moved to now (the sub-unit remainder is lost).  0 when less than a unit
+// passed, or when time ran backwards (the clock then resynchronises).
+template <class A> typename A::u64 units_since(typename A::u64 now, sched_avg<A> &sa) {
+    typename A::u64 delta = now - sa.last_update_time;
+    if (typename A::s64(delta) < 0) {
+        sa.last_update_time = now;
+        return 0;
+    }
+    delta >>= 10;
+    if (delta)
+        sa.last_update_time = now;
+    return delta;
 }
 
 // v4.3: the release's __update_load_avg(now, cpu, sa, weight, running,
@@ -445,16 +452,9 @@ typename A::sint __update_load_avg(typename A::u64 now, sched_avg<A> &sa, typena
     sint delta_w, decayed = 0;
     ulong scale_freq = arch_scale_freq_capacity<A>();
 
-    delta = now - sa.last_update_time;
-    if (typename A::s64(delta) < 0) {
-        sa.last_update_time = now;
-        return 0;
-    }
-
-    delta >>= 10;
+    delta = units_since<A>(now, sa);
     if (!delta)
         return 0;
-    sa.last_update_time = now;
 
     // What the open period already holds.
     delta_w = sint(sa.period_contrib);
@@ -523,16 +523,9 @@ typename A::sint __update_entity_runnable_avg(typename A::u64 now, sched_avg<A> 
     uint runnable_contrib;
     sint delta_w, decayed = 0;
 
-    delta = now - sa.last_update_time;
-    if (typename A::s64(delta) < 0) {
-        sa.last_update_time = now;
-        return 0;
-    }
-
-    delta >>= 10;
+    delta = units_since<A>(now, sa);
     if (!delta)
         return 0;
-    sa.last_update_time = now;
 
     delta_w = sint(sa.runnable_avg_period % 1024);
     if (delta + u64(delta_w) >= 1024) {

@@ -2,39 +2,21 @@
 // reproducers, and replay of every corpus file.
 #include <catch2/catch.hpp>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
 #include "proofs/expected.h"
 #include "proofs/matrix.h"
+#include "tests/shell.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-    int code;
-    std::string out; // stdout and stderr
-};
-
-Run run(const std::string &args) {
-    std::string cmd = std::string(SCHEDCHECK_BIN) + " " + args + " 2>&1";
-    FILE *p = popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string out;
-    std::array<char, 4096> buf{};
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-        out.append(buf.data(), n);
-    int st = pclose(p);
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+Run run(const std::string &args) { return shell(std::string(SCHEDCHECK_BIN) + " " + args); }
 
 fs::path temp_dir(const std::string &name) {
     fs::path d = fs::temp_directory_path() / ("schedcheck-test-" + name + "-" + std::to_string(::getpid()));

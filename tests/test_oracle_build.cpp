@@ -4,39 +4,21 @@
 // linux-source-6.1 tarball at test time; nothing of it is in the tests.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/shell.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Out {
-    int code;
-    std::string text;
-};
-
-Out sh(const std::string &cmd) {
-    FILE *p = popen((cmd + " 2>&1").c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string out;
-    std::array<char, 4096> buf{};
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-        out.append(buf.data(), n);
-    int st = pclose(p);
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
-
-Out build(const std::string &args) { return sh(std::string(SCHEDCHECK_BIN) + " oracle build " + args); }
+Run build(const std::string &args) { return shell(std::string(SCHEDCHECK_BIN) + " oracle build " + args); }
 
 const char *tarball = "/usr/src/linux-source-6.1.tar.xz";
 
@@ -58,13 +40,20 @@ fs::path tree() {
         fs::path d = fs::temp_directory_path() / ("schedcheck-test-tree-" + std::to_string(getpid()));
         if (!fs::exists(d / "kernel/sched/pelt.c")) {
             fs::create_directories(d);
-            REQUIRE(sh("tar -xf " + std::string(tarball) + " -C " + d.string() +
+            REQUIRE(shell("tar -xf " + std::string(tarball) + " -C " + d.string() +
                        " --strip-components=1 --wildcards '*/Makefile' '*/kernel/sched/*' '*/include/linux/sched.h'")
                         .code == 0);
         }
         t = d;
     }
     return t;
+}
+
+// A copy of the tree with one sed edit in kernel/sched/FILE.
+fs::path mutated(const fs::path &dir, const std::string &file, const std::string &sed) {
+    fs::copy(tree(), dir, fs::copy_options::recursive);
+    REQUIRE(shell("sed -i '" + sed + "' " + (dir / "kernel/sched" / file).string()).code == 0);
+    return dir;
 }
 
 fs::path fresh_dir(const std::string &name) {
@@ -88,8 +77,8 @@ TEST_CASE("oracle build: a library with version-prefixed symbols from a kernel t
         return;
     }
     fs::path out = fresh_dir("ok");
-    Out r = build("--kernel " + tree().string() + " --out " + out.string());
-    INFO(r.text);
+    Run r = build("--kernel " + tree().string() + " --out " + out.string());
+    INFO(r.out);
     REQUIRE(r.code == 0);
     // Named after the full version, which no built-in oracle uses.
     std::string name;
@@ -105,18 +94,18 @@ TEST_CASE("oracle build: a library with version-prefixed symbols from a kernel t
     for (char &c : ns)
         if (c == '-' || c == '.')
             c = '_';
-    Out nm = sh("nm -C --defined-only " + (out / ("libschedcheck-oracle-" + name + ".a")).string() + " | grep ' [TW] '");
-    CHECK(nm.text.find(ns + "kernel<sc::lp64>::___update_load_sum") != std::string::npos);
-    CHECK(nm.text.find(ns + "kernel<sc::ilp32>::util_est_update") != std::string::npos);
-    std::istringstream lines(nm.text);
+    Run nm = shell("nm -C --defined-only " + (out / ("libschedcheck-oracle-" + name + ".a")).string() + " | grep ' [TW] '");
+    CHECK(nm.out.find(ns + "kernel<sc::lp64>::___update_load_sum") != std::string::npos);
+    CHECK(nm.out.find(ns + "kernel<sc::ilp32>::util_est_update") != std::string::npos);
+    std::istringstream lines(nm.out);
     for (std::string l; std::getline(lines, l);)
         if (l.find("kernel<") != std::string::npos)
             CHECK(l.find(ns) != std::string::npos);
 
     // A built-in name is refused: equiv would never reach the plug-in.
-    Out clash = build("--kernel " + tree().string() + " --name linux-6.12 --out " + out.string());
+    Run clash = build("--kernel " + tree().string() + " --name linux-6.12 --out " + out.string());
     CHECK(clash.code == 2);
-    CHECK(clash.text.find("linux-6.12 is the name of a built-in oracle") != std::string::npos);
+    CHECK(clash.out.find("linux-6.12 is the name of a built-in oracle") != std::string::npos);
 }
 
 TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both images", "[oracle-build]") {
@@ -132,12 +121,12 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
     fs::copy_file(tree() / "kernel/sched/pelt.c", tmp / "a/kernel/sched/pelt.c");
     fs::copy_file(tree() / "kernel/sched/pelt.c", tmp / "b/kernel/sched/pelt.c");
     // The only "%= 1024" in pelt.c is accumulate_sum's period remainder.
-    REQUIRE(sh("sed -i 's/%= 1024;/%= 1000;/' " + (tmp / "b/kernel/sched/pelt.c").string()).code == 0);
-    sh("cd " + tmp.string() + " && diff -u a/kernel/sched/pelt.c b/kernel/sched/pelt.c > review.patch");
+    REQUIRE(shell("sed -i 's/%= 1024;/%= 1000;/' " + (tmp / "b/kernel/sched/pelt.c").string()).code == 0);
+    shell("cd " + tmp.string() + " && diff -u a/kernel/sched/pelt.c b/kernel/sched/pelt.c > review.patch");
     fs::path out = fresh_dir("patch-out");
-    Out r = build("--kernel " + tree().string() + " --patch " + (tmp / "review.patch").string() + " --name review --out " +
+    Run r = build("--kernel " + tree().string() + " --patch " + (tmp / "review.patch").string() + " --name review --out " +
                   out.string());
-    INFO(r.text);
+    INFO(r.out);
     REQUIRE(r.code == 0);
     auto slurp = [](const fs::path &p) {
         std::ifstream in(p);
@@ -151,23 +140,23 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
     CHECK(post.find("%= 1024;") == std::string::npos);
     CHECK(fs::exists(out / "libschedcheck-oracle-review-post.a"));
 
-    Out list = sh(std::string(SCHEDCHECK_BIN) + " oracle list --oracle-dir " + out.string());
+    Run list = shell(std::string(SCHEDCHECK_BIN) + " oracle list --oracle-dir " + out.string());
     CHECK(list.code == 0);
-    CHECK(list.text.find("review-pre ") != std::string::npos);
-    CHECK(list.text.find("review-post ") != std::string::npos);
+    CHECK(list.out.find("review-pre ") != std::string::npos);
+    CHECK(list.out.find("review-post ") != std::string::npos);
 
     // The plug-ins: the reference equals the tree's code, and the patch
     // changes what accumulate_sum leaves in period_contrib.
-    Out pre_eq = sh(std::string(SCHEDCHECK_BIN) + " equiv --variant pelt/v6.1 --oracle review-pre --oracle-dir " +
+    Run pre_eq = shell(std::string(SCHEDCHECK_BIN) + " equiv --variant pelt/v6.1 --oracle review-pre --oracle-dir " +
                     out.string() + " --arch lp64");
-    INFO(pre_eq.text);
+    INFO(pre_eq.out);
     CHECK(pre_eq.code == 0);
-    CHECK(pre_eq.text.find("EQUIVALENT") != std::string::npos);
-    Out post_eq = sh(std::string(SCHEDCHECK_BIN) + " equiv --variant pelt/v6.1 --oracle review-post --oracle-dir " +
+    CHECK(pre_eq.out.find("EQUIVALENT") != std::string::npos);
+    Run post_eq = shell(std::string(SCHEDCHECK_BIN) + " equiv --variant pelt/v6.1 --oracle review-post --oracle-dir " +
                      out.string() + " --arch lp64 --json");
-    INFO(post_eq.text);
+    INFO(post_eq.out);
     REQUIRE(post_eq.code == 1);
-    auto j = nlohmann::json::parse(post_eq.text)["results"][0];
+    auto j = nlohmann::json::parse(post_eq.out)["results"][0];
     CHECK(j["verdict"] == "DIFFERENT");
     const auto &dist = j["distinguishing"];
     CHECK(dist["function"] == "accumulate_sum");
@@ -189,14 +178,14 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
     fs::create_directories(repro);
     fs::path corpus = fresh_dir("patch-corpus");
     fs::copy(fs::path(SCHEDCHECK_SOURCE_DIR) / "corpora/differential", corpus);
-    Out fz = sh("SCHEDCHECK_REPRO_DIR=" + repro.string() + " " + (out / "review-post-differential").string() +
+    Run fz = shell("SCHEDCHECK_REPRO_DIR=" + repro.string() + " " + (out / "review-post-differential").string() +
                 " -runs=200000 -seed=1 -artifact_prefix=" + repro.string() + "/ " + corpus.string());
     CHECK(fz.code != 0);
-    CHECK(fz.text.find("differential mismatch: reference vs kernel oracle") != std::string::npos);
-    CHECK(fz.text.find("oracle:   review-post") != std::string::npos);
-    CHECK(fz.text.find("<-- differs") != std::string::npos);
+    CHECK(fz.out.find("differential mismatch: reference vs kernel oracle") != std::string::npos);
+    CHECK(fz.out.find("oracle:   review-post") != std::string::npos);
+    CHECK(fz.out.find("<-- differs") != std::string::npos);
     CHECK(!fs::is_empty(repro));
-    Out clean = sh((out / "review-pre-differential").string() + " -runs=20000 -seed=1 -artifact_prefix=" +
+    Run clean = shell((out / "review-pre-differential").string() + " -runs=20000 -seed=1 -artifact_prefix=" +
                    repro.string() + "/ " + corpus.string());
     CHECK(clean.code == 0);
 }
@@ -205,19 +194,19 @@ TEST_CASE("oracle build: bad kernel sources and patches are refused, nothing is 
     fs::path out = fresh_dir("bad");
     fs::path tmp = fresh_dir("inputs");
     fs::create_directories(tmp / "not-a-tree");
-    Out r = build("--kernel " + (tmp / "not-a-tree").string() + " --out " + out.string());
+    Run r = build("--kernel " + (tmp / "not-a-tree").string() + " --out " + out.string());
     CHECK(r.code == 2);
-    CHECK(r.text.find("not a kernel tree (no kernel/sched") != std::string::npos);
+    CHECK(r.out.find("not a kernel tree (no kernel/sched") != std::string::npos);
 
     write(tmp / "corrupt.tar.xz", "this is not an xz stream\n");
     r = build("--kernel " + (tmp / "corrupt.tar.xz").string() + " --out " + out.string());
     CHECK(r.code == 2);
-    CHECK(r.text.find("corrupt.tar.xz: not a readable kernel tarball") != std::string::npos);
+    CHECK(r.out.find("corrupt.tar.xz: not a readable kernel tarball") != std::string::npos);
 
     write(tmp / "nodiff.mbox", "From: someone\nSubject: [PATCH] words only\n\nNo diff here.\n");
     r = build("--patch " + (tmp / "nodiff.mbox").string() + " --out " + out.string());
     CHECK(r.code == 2);
-    CHECK(r.text.find("no diff found in") != std::string::npos);
+    CHECK(r.out.find("no diff found in") != std::string::npos);
     CHECK(empty_or_absent(out));
 
     if (!fs::exists(tarball)) {
@@ -225,41 +214,31 @@ TEST_CASE("oracle build: bad kernel sources and patches are refused, nothing is 
         return;
     }
     // A function that is gone.
-    fs::path t1 = tmp / "renamed";
-    fs::copy(tree(), t1, fs::copy_options::recursive);
-    REQUIRE(sh("sed -i 's/^\\(static.*\\) decay_load(/\\1 decay_load_gone(/' " + (t1 / "kernel/sched/pelt.c").string())
-                .code == 0);
-    r = build("--kernel " + t1.string() + " --out " + out.string());
+    r = build("--kernel " + mutated(tmp / "renamed", "pelt.c", "s/^\\(static.*\\) decay_load(/\\1 decay_load_gone(/").string() +
+              " --out " + out.string());
     CHECK(r.code == 2);
-    CHECK(r.text.find("decay_load not found in kernel/sched/pelt.c") != std::string::npos);
-    CHECK(r.text.find("6.1.") != std::string::npos); // the kernel version
+    CHECK(r.out.find("decay_load not found in kernel/sched/pelt.c") != std::string::npos);
+    CHECK(r.out.find("6.1.") != std::string::npos); // the kernel version
 
     // A function that is gone while an empty !SMP stub of the same name
     // stays: the stub must not stand in for it.
-    fs::path t3 = tmp / "stub-only";
-    fs::copy(tree(), t3, fs::copy_options::recursive);
-    REQUIRE(sh("sed -i 's/^\\(static.*\\) util_est_update(/\\1 util_est_update_gone(/' " +
-               (t3 / "kernel/sched/fair.c").string())
-                .code == 0);
-    r = build("--kernel " + t3.string() + " --out " + out.string());
+    r = build("--kernel " +
+              mutated(tmp / "stub-only", "fair.c", "s/^\\(static.*\\) util_est_update(/\\1 util_est_update_gone(/").string() +
+              " --out " + out.string());
     CHECK(r.code == 2);
-    CHECK(r.text.find("util_est_update not found in kernel/sched/fair.c") != std::string::npos);
+    CHECK(r.out.find("util_est_update not found in kernel/sched/fair.c") != std::string::npos);
 
     // A function whose shape no longer fits the shims.
-    fs::path t2 = tmp / "reshaped";
-    fs::copy(tree(), t2, fs::copy_options::recursive);
-    REQUIRE(sh("sed -i 's/->period_contrib = /->period_contrib_new = /' " +
-               (t2 / "kernel/sched/pelt.c").string())
-                .code == 0);
-    r = build("--kernel " + t2.string() + " --out " + out.string());
+    r = build("--kernel " + mutated(tmp / "reshaped", "pelt.c", "s/->period_contrib = /->period_contrib_new = /").string() +
+              " --out " + out.string());
     CHECK(r.code == 2);
-    CHECK(r.text.find("function accumulate_sum no longer compiles against the shims") != std::string::npos);
+    CHECK(r.out.find("function accumulate_sum no longer compiles against the shims") != std::string::npos);
 
     // A patch that does not apply to the tree.
     write(tmp / "stale.patch", "--- a/kernel/sched/pelt.c\n+++ b/kernel/sched/pelt.c\n@@ -100,3 +100,3 @@\n"
                                " no such line\n-in this file\n+at all\n end\n");
     r = build("--kernel " + tree().string() + " --patch " + (tmp / "stale.patch").string() + " --out " + out.string());
     CHECK(r.code == 2);
-    CHECK(r.text.find("file kernel/sched/pelt.c, hunk '@@ -100,3 +100,3 @@'") != std::string::npos);
+    CHECK(r.out.find("file kernel/sched/pelt.c, hunk '@@ -100,3 +100,3 @@'") != std::string::npos);
     CHECK(empty_or_absent(out));
 }

@@ -1,0 +1,53 @@
+// The reference's state as a kernel oracle's shims hold it
+// (oracle/pelt_codegen.h): the PELT fields in a sched_avg, a task's
+// util_avg, runnable_avg and util_est in task_struct::se.avg, the
+// runqueue's sum in cfs_rq::avg.util_est, in the oracle's layout
+// ({enqueued, ewma} up to 6.1, one word from 6.12 on).  K is the oracle's
+// kernel class for one arithmetic.  Shared by the equivalence cases and the
+// differential harness; no solver in here.
+#pragma once
+#include "ref/pelt.h"
+#include "ref/util_est.h"
+
+namespace sc::proofs {
+
+template <class KS, class A> void put_avg(KS &k, const pelt::sched_avg<A> &r) {
+    k.last_update_time = r.last_update_time;
+    k.load_sum = r.load_sum;
+    k.runnable_sum = r.runnable_sum;
+    k.util_sum = r.util_sum;
+    k.period_contrib = r.period_contrib;
+    k.load_avg = r.load_avg;
+    k.runnable_avg = r.runnable_avg;
+    k.util_avg = r.util_avg;
+}
+
+template <class K, class A> typename K::sched_avg to_kernel(const pelt::sched_avg<A> &r) {
+    typename K::sched_avg k{};
+    put_avg(k, r);
+    return k;
+}
+
+template <class K, class A> typename K::task_struct task_to_kernel(const utilest::task<A> &p) {
+    typename K::task_struct k{};
+    k.se.avg.util_avg = p.util_avg;
+    k.se.avg.runnable_avg = p.runnable_avg;
+    if constexpr (requires { k.se.avg.util_est.enqueued; }) {
+        k.se.avg.util_est.enqueued = p.enqueued;
+        k.se.avg.util_est.ewma = p.ewma;
+    } else {
+        k.se.avg.util_est = p.ewma;
+    }
+    return k;
+}
+
+template <class K, class A> typename K::cfs_rq rq_to_kernel(const utilest::cfs_rq<A> &r) {
+    typename K::cfs_rq k{};
+    if constexpr (requires { k.avg.util_est.enqueued; })
+        k.avg.util_est.enqueued = r.util_est_enqueued;
+    else
+        k.avg.util_est = r.util_est_enqueued;
+    return k;
+}
+
+} // namespace sc::proofs
