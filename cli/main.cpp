@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "oracle/process.h"
 #include "proofs/invariant.h"
 
 int main(int argc, char **argv) {
@@ -105,8 +106,14 @@ int main(int argc, char **argv) {
             return cmd_oracle_list(json, olist_dir);
         if (*oextract)
             return cmd_oracle_extract(xpatch, json);
-        if (*obuild)
+        if (*obuild) {
+            sc::sys::install_signal_handlers();
             return cmd_oracle_build(okernel, opatch, oname, oout);
+        }
+    } catch (const sc::sys::interrupted &e) {
+        // Temporaries were removed on the way out; no result was written.
+        std::cerr << "schedcheck: " << e.what() << "; nothing written\n";
+        return 128 + e.sig;
     } catch (const sc::proofs::input_error &e) {
         std::cerr << "schedcheck: error: " << e.what() << "\n";
         return 2;

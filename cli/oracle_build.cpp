@@ -22,7 +22,9 @@
 // only when all of it compiled: a failure leaves nothing behind.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -35,8 +37,11 @@
 #include "cli/commands.h"
 #include "oracle/kernel_source.h"
 #include "oracle/pelt_codegen.h"
+#include "oracle/process.h"
 #include "proofs/equiv.h"
+#include "proofs/input_file.h"
 #include "proofs/invariant.h"
+#include "proofs/oracle_plugin.h"
 
 namespace fs = std::filesystem;
 
@@ -71,6 +76,7 @@ struct Built {
 struct Toolchain {
     fs::path inc;       // the project's headers (and fuzz/differential.cpp)
     bool clang = false; // clang++ for the libFuzzer harness
+    std::vector<std::string> z3_flags; // pkg-config --cflags --libs z3, split into words
 };
 
 Toolchain find_toolchain() {
@@ -88,23 +94,36 @@ Toolchain find_toolchain() {
     if (!fs::exists(t.inc / "ref/kernel.h"))
         throw proofs::input_error("oracle build: the project's headers (ref/kernel.h) are not in " + t.inc.string() +
                                   "; set SCHEDCHECK_SOURCE_DIR to the schedcheck source tree");
-    t.clang = std::system("command -v clang++ >/dev/null 2>&1") == 0;
+    t.inc = fs::absolute(t.inc);
+    t.clang = sys::on_path("clang++");
+    try {
+        std::istringstream words(sys::capture({"pkg-config", "--cflags", "--libs", "z3"}));
+        for (std::string w; words >> w;)
+            t.z3_flags.push_back(w);
+    } catch (const std::runtime_error &e) {
+        throw proofs::input_error(std::string("oracle build: cannot find Z3's compiler flags (") + e.what() +
+                                  "); install libz3-dev and pkg-config (make deps does)");
+    }
     return t;
 }
 
-// Runs a compiler command in dir.  Empty on success; otherwise the
-// compiler's output, and `first` its first error line.
-std::string compile(const fs::path &dir, const std::string &cmd, std::string &first) {
+// Runs a compiler (an argument vector, never a shell line) in dir.  Empty
+// on success; otherwise the compiler's output, and `first` its first error
+// line.  A compiler killed by a signal is a failure too.
+std::string compile(const fs::path &dir, const std::vector<std::string> &argv, std::string &first) {
     fs::path log = dir / "compile.log";
-    std::string full = "cd '" + dir.string() + "' && " + cmd + " 2>'" + log.string() + "'";
-    if (std::system(full.c_str()) == 0) {
-        fs::remove(log);
-        return "";
-    }
+    sys::RunOptions ro;
+    ro.cwd = dir;
+    ro.err_file = log;
+    ro.quiet = true;
+    sys::RunResult r = sys::run(argv, ro);
     std::ifstream in(log);
     std::stringstream ss;
     ss << in.rdbuf();
+    in.close();
     fs::remove(log);
+    if (r.ok())
+        return "";
     std::string text = ss.str();
     std::istringstream lines(text);
     first.clear();
@@ -113,7 +132,9 @@ std::string compile(const fs::path &dir, const std::string &cmd, std::string &fi
             first = l.substr(at);
             break;
         }
-    return text.empty() ? "failed" : text;
+    if (first.empty())
+        first = argv[0] + " " + r.describe();
+    return text.empty() ? argv[0] + " " + r.describe() : text;
 }
 
 // Generate, compile and archive one oracle in `tmp`.  A compiler error is
@@ -139,8 +160,8 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
     // The library: both data models' instantiations.
     write_text(tmp / (name + ".cpp"), "#include \"" + name + ".h\"\ntemplate struct " + ns +
                                           "::kernel<sc::ilp32>;\ntemplate struct " + ns + "::kernel<sc::lp64>;\n");
-    std::string out = compile(tmp, fmt::format("c++ -std=c++20 -O2 -fwrapv -I'{}' -c '{}.cpp' -o '{}.o'", inc, name, name),
-                              first);
+    std::string out =
+        compile(tmp, {"c++", "-std=c++20", "-O2", "-fwrapv", "-I" + inc, "-c", name + ".cpp", "-o", name + ".o"}, first);
     if (!out.empty()) {
         std::smatch m;
         std::string fn = std::regex_search(out, m, std::regex("kernel<[^>]*>::([A-Za-z_0-9]+)\\(")) ? m[1].str() : "?";
@@ -149,7 +170,7 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
                                               name, spec.version.empty() ? "unknown version" : spec.version, fn,
                                               first.empty() ? "see the compiler output" : first));
     }
-    if (!compile(tmp, fmt::format("ar rcs 'libschedcheck-oracle-{}.a' '{}.o'", name, name), first).empty())
+    if (!compile(tmp, {"ar", "rcs", "libschedcheck-oracle-" + name + ".a", name + ".o"}, first).empty())
         throw proofs::input_error("oracle build: ar failed for " + name);
     fs::remove(tmp / (name + ".cpp"));
     fs::remove(tmp / (name + ".o"));
@@ -163,12 +184,11 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
                "extern \"C\" int schedcheck_oracle_equiv_v1(sc::proofs::EquivResult *r, const sc::Variant *v,\n"
                "                                          unsigned t, std::string *e) {\n"
                "    return sc::proofs::plugin_equiv<" + ns + "::kernel, " + ns + "::split_util_est>(r, v, t, e);\n}\n");
-    if (!compile(tmp,
-                 fmt::format("c++ -std=c++20 -O1 -fPIC -shared -fwrapv -I'{}' '{}-plugin.cpp' -o '{}.so' "
-                             "$(pkg-config --cflags --libs z3) -lfmt",
-                             inc, name, name),
-                 first)
-             .empty())
+    std::vector<std::string> plugin_cmd = {"c++", "-std=c++20", "-O1", "-fPIC", "-shared", "-fwrapv", "-I" + inc,
+                                           name + "-plugin.cpp", "-o", name + ".so"};
+    plugin_cmd.insert(plugin_cmd.end(), tc.z3_flags.begin(), tc.z3_flags.end());
+    plugin_cmd.push_back("-lfmt");
+    if (!compile(tmp, plugin_cmd, first).empty())
         throw proofs::input_error("oracle build: " + name + ": the equivalence plug-in does not compile: " + first);
     fs::remove(tmp / (name + "-plugin.cpp"));
 
@@ -181,9 +201,9 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
         b.fuzzer_note = "no fuzz/differential.cpp under " + inc + ": the differential fuzzer was not built";
     } else {
         if (!compile(tmp,
-                     fmt::format("clang++ -std=c++20 -O2 -g -fwrapv -fsanitize=fuzzer -I'{}' -I. "
-                                 "-DSC_DIFF_ORACLE_HEADER='\"{}.h\"' -DSC_DIFF_ORACLE_NS={} '{}/fuzz/differential.cpp' -o '{}'",
-                                 inc, name, spec.name, inc, fuzzer),
+                     {"clang++", "-std=c++20", "-O2", "-g", "-fwrapv", "-fsanitize=fuzzer", "-I" + inc, "-I.",
+                      "-DSC_DIFF_ORACLE_HEADER=\"" + name + ".h\"", "-DSC_DIFF_ORACLE_NS=" + spec.name,
+                      (tc.inc / "fuzz/differential.cpp").string(), "-o", fuzzer},
                      first)
                  .empty())
             throw proofs::input_error("oracle build: " + name + ": the differential fuzzer does not compile: " + first);
@@ -226,12 +246,8 @@ int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, co
                     {base + "-post", {"", "", src.version, "extracted from " + kernel + " with " + patch, post}});
             }
         } else {
-            std::ifstream in(patch, std::ios::binary);
-            if (!in)
-                throw oracle::extract_error(patch + ": no such file");
-            std::stringstream ss;
-            ss << in.rdbuf();
-            oracle::Series s = oracle::parse_series(ss.str(), patch);
+            // Regular files only, at most patch_max_bytes (proofs/input_file.h).
+            oracle::Series s = oracle::parse_series(proofs::read_input_file(patch, proofs::InputKind::patch), patch);
             std::string base = name_arg.empty() ? fs::path(patch).stem().string() : name_arg;
             origin = patch;
             partial = true;
@@ -243,23 +259,58 @@ int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, co
         throw proofs::input_error(std::string("oracle build: ") + e.what());
     }
 
+    for (const auto &[name, spec] : specs) {
+        proofs::check_oracle_name(name, !name_arg.empty()     ? "from --name"
+                                        : !patch.empty() && kernel.empty() ? "taken from the patch file's name; choose one with --name"
+                                                                        : "taken from the kernel version; choose one with --name");
+    }
     for (const auto &[name, spec] : specs)
         for (const auto &o : proofs::oracles())
             if (o.id == name)
                 throw proofs::input_error("oracle build: " + name + " is the name of a built-in oracle, which `equiv` "
                                           "would take instead; choose another with --name");
     const Toolchain tc = find_toolchain();
-    fs::create_directories(out_dir);
-    std::string tmpl = (fs::path(out_dir) / ".build-XXXXXX").string();
-    if (!mkdtemp(tmpl.data()))
-        throw proofs::input_error("oracle build: cannot create a directory in " + out_dir);
+    // The directories this run creates are removed again when it fails,
+    // so that a failed build leaves nothing behind, not even an empty --out.
+    std::error_code ec;
+    if (fs::exists(out_dir, ec) && !fs::is_directory(out_dir, ec))
+        throw proofs::input_error("oracle build: --out " + out_dir + " exists and is not a directory");
+    fs::path target = fs::absolute(out_dir).lexically_normal();
+    if (target.filename().empty())
+        target = target.parent_path(); // "out/" is "out"
+    fs::path created; // the outermost directory this run made, if any
+    for (fs::path p = target; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+        created = p;
+        if (p == p.parent_path())
+            break;
+    }
+    fs::create_directories(out_dir, ec);
+    if (ec)
+        throw proofs::input_error("oracle build: cannot create --out " + out_dir + ": " + ec.message());
+    std::string tmpl = (fs::absolute(out_dir) / ".build-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) {
+        if (!created.empty())
+            fs::remove(created, ec);
+        throw proofs::input_error("oracle build: cannot create a directory in " + out_dir + ": " + std::strerror(errno));
+    }
     fs::path tmp = tmpl;
+    // Removes the directories this run made, innermost first, each only if
+    // it is empty (another build may be writing into the same --out).
+    auto remove_created = [&] {
+        if (created.empty())
+            return;
+        for (fs::path p = target; p.string().size() >= created.string().size();
+             p = p.parent_path())
+            if (!fs::remove(p, ec) || p == created)
+                break;
+    };
     std::vector<Built> built;
     try {
         for (auto &[name, spec] : specs)
             built.push_back(build_one(tmp, name, spec, partial, origin, tc));
     } catch (...) {
-        fs::remove_all(tmp);
+        fs::remove_all(tmp, ec);
+        remove_created();
         throw;
     }
     for (const auto &e : fs::directory_iterator(tmp))

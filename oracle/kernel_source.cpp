@@ -1,4 +1,5 @@
 #include "oracle/kernel_source.h"
+#include "oracle/process.h"
 
 #include <unistd.h>
 
@@ -59,13 +60,6 @@ std::string makefile_version(const std::string &text) {
     return v[0] + "." + v[1] + (v[2].empty() ? "" : "." + v[2]);
 }
 
-std::string shell_quote(const std::string &s) {
-    std::string o = "'";
-    for (char c : s)
-        o += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return o + "'";
-}
-
 // A private directory removed when it goes out of scope.
 struct TempDir {
     fs::path path;
@@ -114,13 +108,20 @@ KernelSource read_kernel(const std::string &path, const std::vector<std::string>
     // is called.  "Not found in archive" is not an error here (a file may
     // be missing); anything else tar or the decompressor says is.
     TempDir tmp;
-    std::string cmd = "tar -xf " + shell_quote(path) + " -C " + shell_quote(tmp.path.string()) +
-                      " --wildcards --no-wildcards-match-slash";
+    std::vector<std::string> argv = {"tar", "-x", "-f", fs::absolute(path).string(), "-C", tmp.path.string(),
+                                     "--wildcards", "--no-wildcards-match-slash"};
     for (const auto &f : files)
-        cmd += " " + shell_quote("*/" + f);
+        argv.push_back("*/" + f);
     fs::path err = tmp.path / ".tar-stderr";
-    cmd += " 2>" + shell_quote(err.string());
-    int rc = std::system(cmd.c_str());
+    sys::RunOptions ro;
+    ro.err_file = err;
+    ro.quiet = true;
+    sys::RunResult rr = sys::run(argv, ro);
+    if (!rr.spawned)
+        throw extract_error(path + ": cannot run tar to unpack it (is tar installed?)");
+    if (rr.signal)
+        throw extract_error(path + ": tar was " + rr.describe() + " while unpacking it");
+    int rc = rr.exit_code;
     std::string msg;
     {
         std::istringstream in(slurp(err));

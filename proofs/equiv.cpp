@@ -229,6 +229,7 @@ EquivResult prove_equivalence(const Variant &v, const std::string &oracle, Arch 
             info = &o;
     }
     if (!info) {
+        check_oracle_name(oracle, "--oracle");
         std::string so = (std::filesystem::path(oracle_dir) / (oracle + ".so")).string();
         if (!std::filesystem::exists(so))
             throw input_error("unknown oracle \"" + oracle + "\" (built in: " + ids + "; no plug-in " + so +

@@ -5,7 +5,29 @@
 #include <chrono>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 namespace sc::proofs {
+
+bool valid_oracle_name(const std::string &name) {
+    if (name.empty() || name.size() > 200 || name[0] == '.')
+        return false;
+    for (unsigned char c : name)
+        if (!std::isalnum(c) && c != '.' && c != '_' && c != '+' && c != '-')
+            return false;
+    return true;
+}
+
+void check_oracle_name(const std::string &name, const std::string &what) {
+    if (valid_oracle_name(name))
+        return;
+    std::string shown;
+    for (unsigned char c : name.substr(0, 80))
+        shown += std::isprint(c) ? std::string(1, static_cast<char>(c)) : fmt::format("\\x{:02x}", c);
+    throw input_error(fmt::format("oracle name \"{}\"{} ({}) is not allowed: use letters, digits, '.', '_', '+' "
+                                  "and '-' only, not starting with '.', at most 200 characters",
+                                  shown, name.size() > 80 ? "..." : "", what));
+}
 
 EquivResult prove_with_plugin(const std::string &so_path, const Variant &v, const std::string &oracle, Arch a,
                               unsigned timeout_ms) {

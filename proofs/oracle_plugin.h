@@ -25,6 +25,15 @@ inline unsigned plugin_abi() {
     return static_cast<unsigned>(sizeof(EquivResult) ^ (sizeof(Variant) << 12) ^ (sizeof(OracleInfo) << 20));
 }
 
+// An oracle name becomes file names (NAME.so, NAME.json) inside the oracle
+// directory and an #include in generated code, so it is held to a safe
+// alphabet: letters, digits, '.', '_', '+', '-', not starting with '.'.
+// Anything else is bad input (exit 2): no "../x", no quotes, no spaces.
+bool valid_oracle_name(const std::string &name);
+// Throws input_error naming `what` ("--name", "--oracle", "the patch file's
+// name") when the name is not valid.
+void check_oracle_name(const std::string &name, const std::string &what);
+
 // Runs an equivalence in a plug-in.  Throws input_error when there is no
 // such plug-in or it cannot be loaded, and passes on the plug-in's errors.
 EquivResult prove_with_plugin(const std::string &so_path, const Variant &v, const std::string &oracle, Arch a,

@@ -1,0 +1,187 @@
+#include "oracle/process.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+extern char **environ;
+
+namespace fs = std::filesystem;
+
+namespace sc::sys {
+
+namespace {
+
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void on_signal(int sig) {
+    if (g_signal == 0)
+        g_signal = sig;
+}
+
+// Ends a child's whole process group: the compiler driver's cc1plus and
+// tar's xz go with it.
+void end_group(pid_t pid) {
+    ::kill(-pid, SIGTERM);
+    for (int i = 0; i < 200; ++i) { // up to 2 s, then SIGKILL
+        int st;
+        if (::waitpid(pid, &st, WNOHANG) == pid)
+            return;
+        ::usleep(10000);
+    }
+    ::kill(-pid, SIGKILL);
+    int st;
+    while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+}
+
+} // namespace
+
+std::string RunResult::describe() const {
+    if (!spawned)
+        return "could not be started";
+    if (signal)
+        return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
+    return "exit " + std::to_string(exit_code);
+}
+
+interrupted::interrupted(int s)
+    : std::runtime_error(std::string("interrupted by ") + (s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : "a signal")),
+      sig(s) {}
+
+void install_signal_handlers() {
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; // no SA_RESTART: a blocking call returns EINTR
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+int pending_signal() { return g_signal; }
+
+void check_interrupt() {
+    if (g_signal)
+        throw interrupted(g_signal);
+}
+
+RunResult run(const std::vector<std::string> &argv, const RunOptions &opt) {
+    check_interrupt();
+    if (argv.empty())
+        throw std::invalid_argument("sys::run: empty argument vector");
+    std::vector<char *> args;
+    for (const auto &a : argv)
+        args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    // Paths are taken relative to this process's directory, before the
+    // child changes into `cwd`.
+    std::string out = opt.out_file.empty() ? "" : fs::absolute(opt.out_file).string();
+    std::string err = opt.err_file.empty() ? "" : fs::absolute(opt.err_file).string();
+    if (!out.empty())
+        posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    else if (opt.quiet)
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    if (opt.err_to_out)
+        posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    else if (!err.empty())
+        posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    else if (opt.quiet)
+        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    std::string cwd = opt.cwd.empty() ? "" : fs::absolute(opt.cwd).string();
+    if (!cwd.empty())
+        posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
+
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    // Its own process group, so that ending it ends its helpers too; the
+    // child starts with the default dispositions for the two signals.
+    sigset_t def;
+    sigemptyset(&def);
+    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
+    posix_spawnattr_setsigdefault(&at, &def);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+
+    pid_t pid;
+    int rc = posix_spawnp(&pid, args[0], &fa, &at, args.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    RunResult r;
+    if (rc != 0) {
+        r.spawned = false;
+        return r;
+    }
+    for (;;) {
+        int st;
+        pid_t w = ::waitpid(pid, &st, WNOHANG);
+        if (w == pid) {
+            if (WIFEXITED(st))
+                r.exit_code = WEXITSTATUS(st);
+            else if (WIFSIGNALED(st))
+                r.signal = WTERMSIG(st);
+            break;
+        }
+        if (w < 0 && errno != EINTR) {
+            r.spawned = false;
+            break;
+        }
+        if (g_signal) {
+            end_group(pid);
+            throw interrupted(g_signal);
+        }
+        ::usleep(2000);
+    }
+    check_interrupt(); // a child killed by our own Ctrl-C is not a failure to report
+    return r;
+}
+
+std::string capture(const std::vector<std::string> &argv) {
+    char tmpl[] = "/tmp/schedcheck-capture-XXXXXX";
+    int fd = ::mkstemp(tmpl);
+    if (fd < 0)
+        throw std::runtime_error("cannot create a temporary file in /tmp");
+    ::close(fd);
+    struct Remove {
+        const char *p;
+        ~Remove() { ::unlink(p); }
+    } rm{tmpl};
+    RunOptions o;
+    o.out_file = tmpl;
+    o.quiet = true;
+    RunResult r = run(argv, o);
+    if (!r.ok())
+        throw std::runtime_error(argv[0] + ": " + r.describe());
+    std::ifstream in(tmpl, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+bool on_path(const std::string &name) {
+    const char *path = std::getenv("PATH");
+    std::istringstream in(path ? path : "/usr/local/bin:/usr/bin:/bin");
+    for (std::string dir; std::getline(in, dir, ':');) {
+        if (dir.empty())
+            dir = ".";
+        fs::path p = fs::path(dir) / name;
+        if (::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p))
+            return true;
+    }
+    return false;
+}
+
+} // namespace sc::sys

@@ -1,0 +1,108 @@
+// No shell ever sees a name that came from a user: oracle names are held
+// to a safe alphabet, and every external program runs from an argument
+// vector, so quotes and semicolons in file and directory names are bytes.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "proofs/oracle_plugin.h"
+#include "tests/shell.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path scratch(const std::string &name) {
+    fs::path d = fs::temp_directory_path() / ("schedcheck-noshell-" + name + "-" + std::to_string(getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+const char *tarball = "/usr/src/linux-source-6.1.tar.xz";
+
+} // namespace
+
+TEST_CASE("oracle names: the safe alphabet, checked by hand", "[no-shell]") {
+    using sc::proofs::valid_oracle_name;
+    CHECK(valid_oracle_name("linux-6.1.192"));
+    CHECK(valid_oracle_name("review_v2+fix"));
+    CHECK_FALSE(valid_oracle_name(""));
+    CHECK_FALSE(valid_oracle_name(".hidden"));
+    CHECK_FALSE(valid_oracle_name("../x"));
+    CHECK_FALSE(valid_oracle_name("a/b"));
+    CHECK_FALSE(valid_oracle_name("p';cd ..;touch X;'"));
+    CHECK_FALSE(valid_oracle_name("a b"));
+    CHECK_FALSE(valid_oracle_name(std::string("a\0b", 3)));
+    CHECK_FALSE(valid_oracle_name(std::string(201, 'a')));
+}
+
+TEST_CASE("oracle build: a patch named to inject a command runs nothing and is refused", "[no-shell]") {
+    fs::path d = scratch("inject");
+    fs::create_directories(d / "work");
+    // The attack: a patch attachment whose name closes a quote and runs
+    // `touch X` one directory up.
+    std::string evil = "p';cd ..;touch X;'.patch";
+    std::ofstream(d / "work" / evil) << "--- a/kernel/sched/pelt.c\n+++ b/kernel/sched/pelt.c\n@@ -1,1 +1,1 @@\n-a\n+b\n";
+    Run r = run_argv({SCHEDCHECK_BIN, "oracle", "build", "--patch", evil, "--out", "o"}, d / "work");
+    INFO(r.out);
+    CHECK(r.code == 2);
+    CHECK(r.out.find("is not allowed") != std::string::npos);
+    CHECK(r.out.find("choose one with --name") != std::string::npos);
+    CHECK_FALSE(fs::exists(d / "X"));
+    CHECK_FALSE(fs::exists(d / "work" / "X"));
+    CHECK_FALSE(fs::exists(d / "work" / "o")); // nothing left behind
+
+    for (std::string bad : {"a;touch X", "../escape", ".dot", "x'y"}) {
+        Run n = run_argv({SCHEDCHECK_BIN, "oracle", "build", "--patch", evil, "--name", bad, "--out", "o"}, d / "work");
+        INFO(bad << ": " << n.out);
+        CHECK(n.code == 2);
+        CHECK(n.out.find("is not allowed") != std::string::npos);
+    }
+    CHECK_FALSE(fs::exists(d / "X"));
+    CHECK_FALSE(fs::exists(d / "work" / "X"));
+    fs::remove_all(d);
+}
+
+TEST_CASE("equiv --oracle: a name that leaves --oracle-dir is refused", "[no-shell]") {
+    fs::path d = scratch("escape");
+    fs::create_directories(d / "oracles");
+    std::ofstream(d / "x.so") << "not a plug-in";
+    Run r = run_argv({SCHEDCHECK_BIN, "equiv", "--variant", "pelt/v6.1", "--oracle", "../x", "--oracle-dir", "oracles"}, d);
+    INFO(r.out);
+    CHECK(r.code == 2);
+    CHECK(r.out.find("oracle name \"../x\"") != std::string::npos);
+    fs::remove_all(d);
+}
+
+TEST_CASE("oracle build: a relative --out with a quote and a space in it", "[no-shell][oracle-build]") {
+    if (!fs::exists(tarball)) {
+        WARN("no " << tarball << ": skipped");
+        return;
+    }
+    fs::path d = scratch("relout");
+    // A kernel tree of the files the oracle reads, unpacked without a shell.
+    REQUIRE(run_argv({"tar", "-xf", tarball, "-C", d.string(), "--strip-components=1", "--wildcards", "*/Makefile",
+                      "*/kernel/sched/*", "*/include/linux/sched.h"})
+                .code == 0);
+    std::string out = "rel dir/o'ut";
+    Run r = run_argv({SCHEDCHECK_BIN, "oracle", "build", "--kernel", ".", "--name", "rel", "--out", out}, d);
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    CHECK(fs::exists(d / out / "rel.so"));
+    CHECK(fs::exists(d / out / "libschedcheck-oracle-rel.a"));
+    // No build directory is left behind.
+    for (const auto &e : fs::directory_iterator(d / out))
+        CHECK(e.path().filename().string().rfind(".build-", 0) != 0);
+    // The plug-in works from the same relative directory.
+    Run eq = run_argv({SCHEDCHECK_BIN, "equiv", "--variant", "pelt/v6.1", "--oracle", "rel", "--oracle-dir", out,
+                       "--arch", "lp64"},
+                      d);
+    INFO(eq.out);
+    CHECK(eq.code == 0);
+    CHECK(eq.out.find("EQUIVALENT") != std::string::npos);
+    fs::remove_all(d);
+}
