@@ -86,8 +86,10 @@ KernelSource from_tree(const std::string &origin, const fs::path &top, const std
         std::string text = slurp(p);
         if (f == "Makefile")
             src.version = makefile_version(text);
-        else
+        else {
             src.image.files[f] = {whole(text)};
+            src.image.whole.insert(f); // a hunk may not reach past its end
+        }
     }
     return src;
 }

@@ -20,7 +20,7 @@ namespace sc::oracle {
 struct KernelSource {
     std::string origin;  // the directory or tarball as given
     std::string version; // "6.1.192" from the top-level Makefile, or "" when it has none
-    Image image;         // the files read, each one fragment from line 1
+    Image image;         // the files read, each one fragment from line 1, all in image.whole
 };
 
 // The files an oracle reads, relative to the tree's top.

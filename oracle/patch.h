@@ -13,9 +13,24 @@
 // known text and gives the text as it stands afterwards, in the patched
 // tree's line numbers.  Text no hunk mentions stays unknown: an Image is a
 // sparse set of fragments.
+//
+// Where a hunk goes: at the line its header names (shifted by what the
+// earlier hunks of the same file added or removed) when its old side agrees
+// with the known text there; otherwise wherever in the file it agrees,
+// anywhere, as `patch` and `git apply` do.  When it agrees in several
+// places, the one closest to the named line wins (in a sparse image, first
+// the one that agrees with the most known lines).  A hunk that agrees
+// nowhere is an extract_error naming the patch, the file and the hunk.
+//
+// Cost: parsing is linear in the text.  Replaying a patch costs what its
+// hunks hold, times the logarithm of the file's size, never the size of
+// the whole image (unless a hunk has to be searched for).  Replay (below)
+// walks every image of a series in one pass.
 #pragma once
 #include <cstddef>
 #include <map>
+#include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -76,10 +91,14 @@ struct Fragment {
 
     int end_line() const { return first_line + static_cast<int>(lines.size()); } // one past the last
     std::string text() const; // lines joined, each ending with '\n'
+    bool operator==(const Fragment &o) const = default;
 };
 
 struct Image {
     std::map<std::string, std::vector<Fragment>> files; // fragments sorted, disjoint, not adjacent
+    // Files known from their first line to their last (read from a tree):
+    // a hunk may not reach past their end.  Other files are sparse.
+    std::set<std::string> whole;
 
     const std::vector<Fragment> *file(const std::string &path) const;
 };
@@ -92,5 +111,39 @@ Image pre_image(const Series &s);
 Image post_image(const Series &s, std::size_t upto);
 // The same replay on a known base, e.g. whole files of a kernel tree.
 Image apply_series(const Image &base, const Series &s, std::size_t upto);
+
+// Every image of a series in one pass: the state starts at the series'
+// pre-image (or at a base you give) and step() applies the next patch.
+// Use it instead of calling post_image() for each k, which replays the
+// series from the start every time.  The Series must outlive the Replay.
+//
+//   Replay r(series);
+//   Image pre = r.image();
+//   while (!r.done()) {
+//       r.step();              // throws extract_error like post_image()
+//       Image c = r.changed(); // just the fragments patch r.applied() wrote
+//   }
+class Replay {
+public:
+    explicit Replay(const Series &s);               // starts at pre_image(s)
+    Replay(const Image &base, const Series &s);      // starts at base
+    Replay(Replay &&) noexcept;
+    Replay &operator=(Replay &&) noexcept;
+    ~Replay();
+
+    std::size_t applied() const; // patches applied so far
+    bool done() const;           // all of them
+    void step();                 // applies patch applied() + 1
+    // The whole image as it stands: costs its size.
+    Image image() const;
+    // Only the fragments of image() that the last step wrote into (a hunk's
+    // new side, merged with the known text it touches), and only the files
+    // it touched; empty before the first step.  Costs what it returns.
+    Image changed() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 } // namespace sc::oracle

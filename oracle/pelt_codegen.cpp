@@ -1,5 +1,6 @@
 #include "oracle/pelt_codegen.h"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -12,32 +13,50 @@
 namespace sc::oracle {
 
 const std::vector<KernelWanted> &pelt_wanted() {
+    // Where each has lived: the capacity constants in include/linux/sched.h
+    // (kernel/sched/sched.h in older trees); util_est's flag and weight in
+    // include/linux/sched.h or kernel/sched/pelt.h; the decay table and its
+    // constants in the generated sched-pelt.h, before that in fair.c (then
+    // pelt.c); PELT's functions in pelt.c, fair.c before 4.19, and its
+    // inline helpers in pelt.h or sched.h; util_est in fair.c.
+    static const std::vector<std::string> sched_h = {"include/linux/sched.h", "kernel/sched/sched.h"};
+    static const std::vector<std::string> flag_h = {"include/linux/sched.h", "kernel/sched/pelt.h",
+                                                    "kernel/sched/sched.h"};
+    static const std::vector<std::string> table_h = {"kernel/sched/sched-pelt.h", "kernel/sched/pelt.c",
+                                                     "kernel/sched/fair.c", "kernel/sched/sched.h"};
+    static const std::vector<std::string> pelt_h = {"kernel/sched/pelt.h", "kernel/sched/sched.h",
+                                                    "kernel/sched/pelt.c", "kernel/sched/fair.c"};
+    static const std::vector<std::string> pelt_c = {"kernel/sched/pelt.c", "kernel/sched/fair.c",
+                                                    "kernel/sched/pelt.h", "kernel/sched/sched.h"};
+    static const std::vector<std::string> fair_c = {"kernel/sched/fair.c", "kernel/sched/sched.h",
+                                                    "kernel/sched/pelt.h", "kernel/sched/pelt.c"};
+    using P = PeltPart;
     static const std::vector<KernelWanted> w = {
-        {"include/linux/sched.h", "SCHED_FIXEDPOINT_SHIFT", true},
-        {"include/linux/sched.h", "SCHED_CAPACITY_SHIFT", true},
-        {"include/linux/sched.h", "SCHED_CAPACITY_SCALE", true},
-        {"include/linux/sched.h", "UTIL_EST_WEIGHT_SHIFT", true},
-        {"include/linux/sched.h", "UTIL_AVG_UNCHANGED", true},
-        {"kernel/sched/sched-pelt.h", "LOAD_AVG_PERIOD", true},
-        {"kernel/sched/sched-pelt.h", "LOAD_AVG_MAX", true},
-        {"kernel/sched/sched-pelt.h", "runnable_avg_yN_inv", true},
-        {"kernel/sched/pelt.h", "PELT_MIN_DIVIDER", true},
-        {"kernel/sched/pelt.h", "get_pelt_divider", true},
-        {"kernel/sched/pelt.h", "cfs_se_util_change", true},
-        {"kernel/sched/pelt.c", "decay_load", true},
-        {"kernel/sched/pelt.c", "__accumulate_pelt_segments", true},
-        {"kernel/sched/pelt.c", "accumulate_sum", true},
-        {"kernel/sched/pelt.c", "___update_load_sum", true},
-        {"kernel/sched/pelt.c", "___update_load_avg", true},
-        {"kernel/sched/fair.c", "task_util", true},
-        {"kernel/sched/fair.c", "task_runnable", false}, // 6.12's util_est reads it
-        {"kernel/sched/fair.c", "_task_util_est", true},
-        {"kernel/sched/fair.c", "task_util_est", true},
-        {"kernel/sched/fair.c", "util_est_enqueue", true},
-        {"kernel/sched/fair.c", "util_est_dequeue", true},
-        {"kernel/sched/fair.c", "UTIL_EST_MARGIN", true},
-        {"kernel/sched/fair.c", "within_margin", false}, // gone by 6.12
-        {"kernel/sched/fair.c", "util_est_update", true},
+        {sched_h, "SCHED_FIXEDPOINT_SHIFT", P::pelt, true, false},
+        {sched_h, "SCHED_CAPACITY_SHIFT", P::pelt, true, false},
+        {sched_h, "SCHED_CAPACITY_SCALE", P::pelt, true, false},
+        {flag_h, "UTIL_EST_WEIGHT_SHIFT", P::util_est, true, false},
+        {flag_h, "UTIL_AVG_UNCHANGED", P::util_est, true, false},
+        {table_h, "LOAD_AVG_PERIOD", P::pelt, true, false},
+        {table_h, "LOAD_AVG_MAX", P::pelt, true, false},
+        {table_h, "runnable_avg_yN_inv", P::pelt, true, false},
+        {pelt_h, "PELT_MIN_DIVIDER", P::pelt, true, false},
+        {pelt_h, "get_pelt_divider", P::pelt, true, true},
+        {pelt_h, "cfs_se_util_change", P::util_est, true, true},
+        {pelt_c, "decay_load", P::pelt, true, true},
+        {pelt_c, "__accumulate_pelt_segments", P::pelt, true, true},
+        {pelt_c, "accumulate_sum", P::pelt, true, true},
+        {pelt_c, "___update_load_sum", P::pelt, true, true},
+        {pelt_c, "___update_load_avg", P::pelt, true, true},
+        {fair_c, "task_util", P::util_est, true, true},
+        {fair_c, "task_runnable", P::util_est, false, true}, // 6.12's util_est reads it
+        {fair_c, "_task_util_est", P::util_est, true, true},
+        {fair_c, "task_util_est", P::util_est, true, true},
+        {fair_c, "util_est_enqueue", P::util_est, true, true},
+        {fair_c, "util_est_dequeue", P::util_est, true, true},
+        {fair_c, "UTIL_EST_MARGIN", P::util_est, true, false},
+        {fair_c, "within_margin", P::util_est, false, true}, // gone by 6.12
+        {fair_c, "util_est_update", P::util_est, true, true},
     };
     return w;
 }
@@ -78,65 +97,170 @@ std::string as_ktable(const Definition &d, const KernelOracleSpec &spec, const s
     return o + "}};\n";
 }
 
+std::string join(const std::vector<std::string> &v, const char *sep = ", ") {
+    std::string o;
+    for (const auto &x : v)
+        o += (o.empty() ? "" : sep) + x;
+    return o;
+}
+
+// "linux-6.1.192 (6.1.192)", or the id alone when there is no version.
+std::string who(const KernelOracleSpec &spec) {
+    return spec.version.empty() ? spec.id : spec.id + " (" + spec.version + ")";
+}
+
+// What was looked for, and where it was found.
+struct Search {
+    const KernelWanted *w;
+    std::optional<Definition> def;
+    std::string path; // where def was found
+};
+
+std::vector<Search> search_all(const KernelOracleSpec &spec) {
+    // Each file's definitions, computed once for all the names.
+    std::map<std::string, std::vector<Definition>> defs_of;
+    auto defs = [&](const std::string &path) -> const std::vector<Definition> * {
+        const std::vector<Fragment> *frs = spec.image.file(path);
+        if (!frs)
+            return nullptr;
+        auto it = defs_of.find(path);
+        if (it == defs_of.end()) {
+            std::vector<Definition> all;
+            for (const Fragment &f : *frs)
+                for (Definition &d : definitions(f))
+                    all.push_back(std::move(d));
+            it = defs_of.emplace(path, std::move(all)).first;
+        }
+        return &it->second;
+    };
+    std::vector<Search> out;
+    for (const KernelWanted &w : pelt_wanted()) {
+        Search s{&w, std::nullopt, {}};
+        for (const std::string &path : w.paths) {
+            const std::vector<Definition> *ds = defs(path);
+            if (!ds)
+                continue;
+            // fair.c also holds empty stubs of the util_est functions for
+            // !CONFIG_SMP builds.  A stub is not the function: of the
+            // definitions with a body, take the longest.
+            for (const Definition &x : *ds)
+                if (x.name == w.name && !empty_body(x) && (!s.def || x.text.size() > s.def->text.size()))
+                    s.def = x;
+            if (s.def) {
+                s.path = path;
+                break;
+            }
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+// "NAME not found in A, B (not in the source: C)".
+std::string not_found(const KernelOracleSpec &spec, const KernelWanted &w) {
+    std::vector<std::string> present, absent;
+    for (const auto &p : w.paths)
+        (spec.image.file(p) ? present : absent).push_back(p);
+    if (present.empty())
+        return w.name + " not found: none of " + join(absent) + " is in the source";
+    std::string m = w.name + " not found in " + join(present);
+    if (!absent.empty())
+        m += " (not in the source: " + join(absent) + ")";
+    return m;
+}
+
+// One line with everything a source lacks.
+std::string lacks_message(const KernelOracleSpec &spec, const std::vector<std::string> &lacking) {
+    return who(spec) + ": the source lacks " + std::to_string(lacking.size()) +
+           (lacking.size() == 1 ? " definition" : " definitions") + " the oracle needs: " + join(lacking, "; ") +
+           " (renamed, removed, or no longer a whole definition)";
+}
+
 } // namespace
 
-std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string> &found, bool partial) {
+PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, const std::string &origin) {
     const RewriteOptions opt{true, true};
+    const std::vector<Search> found_defs = search_all(spec);
+    PeltOracle res;
+
+    // What is missing, all of it at once.
+    std::vector<std::string> lacking_pelt, lacking_ue, names_pelt, names_ue, wanted_functions;
+    bool any_function = false;
+    for (const Search &s : found_defs) {
+        if (s.w->function)
+            wanted_functions.push_back(s.w->name);
+        if (s.def && s.w->function)
+            any_function = true;
+        if (s.def || !s.w->required)
+            continue;
+        (s.w->part == PeltPart::pelt ? lacking_pelt : lacking_ue).push_back(not_found(spec, *s.w));
+        (s.w->part == PeltPart::pelt ? names_pelt : names_ue).push_back(s.w->name);
+    }
+    const std::string from = origin.empty() ? who(spec) : origin;
+    if (partial && !any_function)
+        throw extract_error(from + ": the hunks hold no whole definition of any function the oracle needs (" +
+                            join(wanted_functions) + "); give the tree with --kernel");
+    res.lacking = lacking_pelt;
+    res.lacking.insert(res.lacking.end(), lacking_ue.begin(), lacking_ue.end());
+    if (!lacking_pelt.empty()) {
+        std::vector<std::string> names = names_pelt;
+        names.insert(names.end(), names_ue.begin(), names_ue.end());
+        if (partial)
+            throw extract_error(from + ": the hunks hold only part of what the oracle needs; not whole in them: " +
+                                join(names) + "; give the tree with --kernel");
+        throw extract_error(lacks_message(spec, res.lacking));
+    }
+    res.has_util_est = lacking_ue.empty();
+    if (!res.has_util_est)
+        res.note = from + ": util_est left out, the oracle holds PELT only; " +
+                   (partial ? "not whole in the hunks: " + join(names_ue) : "the source lacks: " + join(lacking_ue, "; "));
+
     std::vector<Definition> macros, functions;
     std::string table;
     std::set<std::string> hooks;
     bool split_util_est = false; // util_est as {enqueued, ewma}
-    found.clear();
-    for (const KernelWanted &w : pelt_wanted()) {
-        if (!spec.image.file(w.path)) {
-            if (!w.required || partial)
-                continue;
-            throw extract_error(spec.id + " (" + spec.version + "): " + w.path + " is missing from the kernel source, "
-                                "so " + w.name + " cannot be extracted");
+    for (const Search &s : found_defs) {
+        if (!s.def)
+            continue;
+        const Definition &d = *s.def;
+        // The layout of util_est shows in its functions, even in those left out.
+        if (d.kind == DefKind::function) {
+            std::vector<Token> t = tokenize(d.text);
+            for (std::size_t k = 0; k + 2 < t.size(); ++k)
+                if (t[k].is_ident("util_est") && t[k + 1].is(".") && t[k + 2].is_ident("enqueued"))
+                    split_util_est = true;
         }
-        // fair.c also holds empty stubs of the util_est functions for
-        // !CONFIG_SMP builds.  A stub is not the function: of the
-        // definitions with a body, take the longest.
-        std::optional<Definition> d;
-        for (const Fragment &f : *spec.image.file(w.path))
-            for (const Definition &x : definitions(f))
-                if (x.name == w.name && !empty_body(x) && (!d || x.text.size() > d->text.size()))
-                    d = x;
-        if (!d) {
-            if (!w.required || partial)
-                continue;
-            throw extract_error(spec.id + " (" + spec.version + "): " + w.name + " not found in " + w.path +
-                                " (renamed, removed, or no longer a whole definition)");
-        }
-        found.push_back(w.name);
-        if (d->kind == DefKind::macro) {
-            macros.push_back(*d);
-        } else if (d->kind == DefKind::table) {
-            table = as_ktable(*d, spec, w.path);
-        } else if (d->kind == DefKind::function) {
-            functions.push_back(*d);
-            std::vector<Token> t = tokenize(d->text);
-            for (std::size_t k = 0; k + 1 < t.size(); ++k) {
+        if (s.w->part == PeltPart::util_est && !res.has_util_est)
+            continue;
+        res.found.push_back(s.w->name);
+        res.found_in.push_back(s.path);
+        if (d.kind == DefKind::macro) {
+            macros.push_back(d);
+        } else if (d.kind == DefKind::table) {
+            table = as_ktable(d, spec, s.path);
+        } else if (d.kind == DefKind::function) {
+            functions.push_back(d);
+            std::vector<Token> t = tokenize(d.text);
+            for (std::size_t k = 0; k + 1 < t.size(); ++k)
                 if (t[k].kind == TokKind::identifier && t[k].text.rfind("trace_", 0) == 0 && t[k + 1].is("("))
                     hooks.insert(t[k].text);
-                if (t[k].is_ident("util_est") && t[k + 1].is(".") && k + 2 < t.size() &&
-                    t[k + 2].is_ident("enqueued"))
-                    split_util_est = true;
-            }
         } else {
-            throw extract_error(spec.id + " (" + spec.version + "): " + w.path + ": " + w.name +
+            throw extract_error(who(spec) + ": " + s.path + ": " + d.name +
                                 " is not a function, table or macro any more");
         }
     }
+    std::vector<std::string> left_out;
+    for (const Search &s : found_defs)
+        if (s.w->part == PeltPart::util_est && !res.has_util_est)
+            left_out.push_back(s.w->name);
 
-    if (found.empty())
-        throw extract_error(spec.id + ": none of the PELT or util_est definitions lies wholly inside the text");
     std::ostringstream o;
     o << "// " << spec.id << " (" << spec.version << "): " << spec.description << "\n"
       << "namespace " << spec.name << " {\n"
       << "inline constexpr const char *id = \"" << spec.id << "\";\n"
       << "inline constexpr const char *version = \"" << spec.version << "\";\n"
       << "inline constexpr bool split_util_est = " << (split_util_est ? "true" : "false") << ";\n"
+      << "inline constexpr bool has_util_est = " << (res.has_util_est ? "true" : "false") << ";\n"
       << "template <class A> struct kernel {\n"
       << "    using sc_ulong = typename A::ulong;\n"
       << "    using sc_slong = typename A::slong;\n"
@@ -145,7 +269,8 @@ std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string>
       << "    using sc_u32 = typename A::uint;\n"
       << "    using sc_u64 = typename A::u64;\n"
       << "    using sc_s64 = typename A::s64;\n"
-      << "    using sc_bool = typename A::boolean;\n";
+      << "    using sc_bool = typename A::boolean;\n"
+      << "    static constexpr bool shim_has_util_est = " << (res.has_util_est ? "true" : "false") << ";\n";
     if (split_util_est)
         o << "    struct util_est {\n        sc_uint enqueued{};\n        sc_uint ewma{};\n    };\n";
     o << "    struct sched_avg {\n"
@@ -208,10 +333,23 @@ std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string>
     o << "};\n";
     o << "inline constexpr std::uint64_t load_avg_max = kernel<sc::lp64>::shim_load_avg_max;\n";
     o << "inline constexpr const char *has[] = {";
-    for (const auto &n : found)
+    for (const auto &n : res.found)
+        o << "\"" << n << "\", ";
+    o << "nullptr};\n";
+    o << "inline constexpr const char *lacks[] = {";
+    for (const auto &n : left_out)
         o << "\"" << n << "\", ";
     o << "nullptr};\n} // namespace " << spec.name << "\n\n";
-    return o.str();
+    res.code = o.str();
+    return res;
+}
+
+std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string> &found, bool partial) {
+    PeltOracle r = generate_pelt_oracle(spec, partial);
+    if (!partial && !r.lacking.empty())
+        throw extract_error(lacks_message(spec, r.lacking));
+    found = r.found;
+    return r.code;
 }
 
 } // namespace sc::oracle

@@ -31,17 +31,57 @@ struct KernelOracleSpec {
     Image image;
 };
 
+// Which half of the oracle a definition belongs to.  PELT is what every
+// oracle must have; util_est (Linux 4.17 and later) may be missing, and an
+// oracle without it is still built, for the PELT proofs.
+enum class PeltPart { pelt, util_est };
+
 struct KernelWanted {
-    std::string path, name;
-    bool required;
+    // The files trees have kept it in, the usual one first: the first that
+    // holds a whole definition of it (an empty !CONFIG_SMP stub does not
+    // count) is where it is taken from.  Every one is in oracle_files().
+    std::vector<std::string> paths;
+    std::string name;
+    PeltPart part;
+    bool required;  // false: not every release has it (6.12 has no within_margin)
+    bool function;  // a function, not a macro or a table
 };
-// The PELT and util_est definitions looked for, by file.
+// The PELT and util_est definitions looked for.
 const std::vector<KernelWanted> &pelt_wanted();
 
-// Throws extract_error naming the oracle, version, file and definition
-// when a required definition is missing.  `found` lists what was taken.
-// With `partial` (an image rebuilt from a patch's hunks alone), what is
-// missing is left out instead, and only finding nothing at all is an error.
+// What generate_pelt_oracle() made of a kernel's text.
+struct PeltOracle {
+    std::string code;                  // the generated namespace
+    std::vector<std::string> found;    // the definitions in the code, in pelt_wanted() order
+    std::vector<std::string> found_in; // the file each one was taken from (parallel to found)
+    // Every required definition that was not found, one entry each:
+    // "util_est_update not found in kernel/sched/fair.c, kernel/sched/sched.h".
+    std::vector<std::string> lacking;
+    bool has_util_est = false; // util_est complete and in the code (else the code is PELT only)
+    // One line for the user when something was left out, else empty:
+    // "linux-4.14 (4.14.3): util_est left out, the oracle holds PELT only: ...".
+    std::string note;
+};
+
+// Finds every wanted definition in the spec's image and generates the
+// oracle's namespace.  The generated namespace says what it holds:
+// `has_util_est` (also kernel<A>::shim_has_util_est, for code that gets the
+// class only) and `lacks[]`, the names left out.
+//
+// Throws one extract_error listing everything that is missing when a PELT
+// definition is missing: the message names the oracle, the version, each
+// definition and the files searched.  When only util_est is incomplete, the
+// util_est half is left out and `note` says so.
+//
+// `partial`: the image was rebuilt from a patch's hunks alone, named
+// `origin` in messages.  Then a text that holds no whole definition of any
+// wanted function is an error saying so in one line, with the advice to
+// give the tree.
+PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial = false, const std::string &origin = "");
+
+// The strict form, for the built-in oracles: anything required missing,
+// util_est included, is an extract_error (listing all of it).  With
+// `partial`, as generate_pelt_oracle().  `found` lists what was taken.
 std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string> &found, bool partial = false);
 
 } // namespace sc::oracle
