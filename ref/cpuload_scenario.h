@@ -6,6 +6,7 @@
 #include "ref/cpuload.h"
 
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,6 +28,25 @@ inline std::string_view op_name(op o) {
                                                   "update", "decay",       "balance"};
     return names[static_cast<int>(o)];
 }
+
+// The load index a step reads rq->cpu_load[] at, which the kernel passes
+// as an int: decay_load_missed()'s idx is 1..4 (index 0, the instantaneous
+// load, is never decayed); source_load()/target_load()'s type is 0..4 (0
+// the instantaneous load, k > 0 means cpu_load[k - 1]).  Other ops ignore
+// idx.  Readers of scenarios check these ranges and name the field;
+// simulate() checks them again, so no scenario can index out of bounds.
+constexpr int step_idx_min(op o) { return o == op::decay ? 1 : 0; }
+constexpr int step_idx_max(op o) { return o == op::decay || o == op::balance ? CPU_LOAD_IDX_MAX - 1 : 0; }
+constexpr bool step_uses_idx(op o) { return o == op::decay || o == op::balance; }
+constexpr bool step_idx_valid(op o, int idx) {
+    return !step_uses_idx(o) || (idx >= step_idx_min(o) && idx <= step_idx_max(o));
+}
+
+// A step whose idx is out of its range: a bug in whatever built the
+// scenario (readers reject such input first).
+struct invalid_step : std::logic_error {
+    using std::logic_error::logic_error;
+};
 
 template <class A> struct step {
     op kind;
@@ -65,6 +85,10 @@ template <class A, patch_level P> trace<A> simulate(const scenario<A> &s) {
     t.recs.reserve(s.steps.size());
     rq<A> r = s.init;
     for (const step<A> &st : s.steps) {
+        if (!step_idx_valid(st.kind, st.idx))
+            throw invalid_step(std::string(op_name(st.kind)) + " step with load index " + std::to_string(st.idx) +
+                               " (valid: " + std::to_string(step_idx_min(st.kind)) + ".." +
+                               std::to_string(step_idx_max(st.kind)) + ")");
         record<A> rec{r};
         switch (st.kind) {
         case op::tick:

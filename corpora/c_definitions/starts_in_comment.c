@@ -1,0 +1,2 @@
+ comment tail */ int f(void) { return 0; }
+#define X 1
