@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "ref/cpuload.h"
+#include "ref/idle_balance.h"
 #include "ref/pelt.h"
 #include "ref/util_est.h"
+#include "ref/wake_affine.h"
 
 namespace sc {
 
@@ -17,7 +19,8 @@ struct Variant {
     std::string family;      // "cpuload"
     std::string description; // which seed, patch or release it follows
     cpuload::patch_level level = cpuload::patch_level::v3_13;
-    int code = 0; // the family's version enum (pelt::version, utilest::version) as a number
+    int code = 0; // the family's version enum (pelt::version, utilest::version, idlebal::version,
+                  // wakeaffine::version) as a number
 };
 
 const std::vector<Variant> &variants();
