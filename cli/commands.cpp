@@ -2,19 +2,21 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "oracle/extract.h"
+#include "oracle/process.h"
 #include "proofs/domain.h"
 #include "proofs/equiv.h"
 #include "proofs/expected.h"
+#include "proofs/input_file.h"
+#include "proofs/kernel_invariants.h"
 #include "proofs/matrix.h"
+#include "proofs/oracle_plugin.h"
 #include "proofs/report.h"
 #include "proofs/reproducer.h"
 #include "ref/variants.h"
@@ -60,13 +62,38 @@ int cmd_invariants(bool as_json) {
 
 namespace {
 
-std::string read_file(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw input_error(path + ": cannot open file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+// Every file a user names is read through proofs/input_file.h: regular
+// files only, each kind with its size cap.
+std::string read_file(const std::string &path, InputKind kind) { return read_input_file(path, kind); }
+
+// --out and --corpus are checked before any proof runs, so that a directory
+// that cannot be written is reported at once (exit 2), not after the whole
+// matrix.  The directory need not exist yet: then the nearest existing
+// ancestor, where it will be created, must be a writable directory.
+void check_output_dir(const std::string &opt, const std::string &dir,
+                      const std::vector<std::pair<std::string, bool>> &entries = {}) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path p(dir);
+    fs::path existing = p;
+    while (!existing.empty() && !fs::exists(existing, ec))
+        existing = existing.parent_path();
+    if (existing.empty())
+        existing = ".";
+    std::string shown = excerpt(dir, 4096);
+    if (!fs::is_directory(existing, ec))
+        throw input_error(opt + " " + shown + ": " +
+                          (existing == p ? std::string("exists and is not a directory")
+                                         : excerpt(existing.string(), 4096) + " is not a directory"));
+    if (std::string why = directory_write_problem(existing.string()); !why.empty())
+        throw input_error(opt + " " + shown + ": cannot write in " + excerpt(existing.string(), 4096) + ": " + why);
+    // What will be written inside it: directories (true) and files (false).
+    for (const auto &[name, is_dir] : entries) {
+        fs::path e = p / name;
+        if (fs::exists(e, ec) && fs::is_directory(e, ec) != is_dir)
+            throw input_error(opt + " " + shown + ": " + excerpt(e.string(), 4096) +
+                              (is_dir ? " is not a directory" : " is a directory"));
+    }
 }
 
 std::string join_ids(const std::vector<std::string> &ids) {
@@ -84,7 +111,7 @@ std::vector<Arch> parse_arches(const std::string &arch) {
         return {Arch::ilp32};
     if (arch == "lp64")
         return {Arch::lp64};
-    throw input_error("--arch: expected ilp32, lp64 or all, got \"" + arch + "\"");
+    throw input_error("--arch: expected ilp32, lp64 or all, got \"" + excerpt(arch) + "\"");
 }
 
 std::vector<Job> select_jobs(const ProveArgs &a) {
@@ -96,28 +123,50 @@ std::vector<Job> select_jobs(const ProveArgs &a) {
     auto fams = families();
     for (const auto &f : a.families)
         if (std::find(fams.begin(), fams.end(), f) == fams.end())
-            throw input_error("unknown family \"" + f + "\" (built in: " + join_ids(fams) + ")");
+            throw input_error("unknown family \"" + excerpt(f) + "\" (built in: " + join_ids(fams) + ")");
     for (const auto &v : a.variants)
         if (!find_variant(v))
-            throw input_error("unknown variant \"" + v + "\" (built in: " + join_ids(vids) + ")");
+            throw input_error("unknown variant \"" + excerpt(v) + "\" (built in: " + join_ids(vids) + ")");
     for (const auto &i : a.invariants)
         if (!find_invariant(i))
-            throw input_error("unknown invariant \"" + i + "\" (see `schedcheck invariants`)");
+            throw input_error("unknown invariant \"" + excerpt(i) + "\" (see `schedcheck invariants`)");
     std::vector<Arch> arches = parse_arches(a.arch);
 
     auto picked = [](const std::vector<std::string> &sel, const std::string &x) {
         return sel.empty() || std::find(sel.begin(), sel.end(), x) != sel.end();
     };
+    for (const auto &o : a.oracles) {
+        const Variant *k = find_subject(o);
+        if (!k || k->family != "kernel") {
+            std::string ks;
+            for (const Variant &x : kernel_subjects())
+                ks += (ks.empty() ? "" : ", ") + x.id;
+            throw input_error("--oracle \"" + excerpt(o) + "\": prove takes the built-in kernel oracles (" + ks +
+                              "); an oracle made by `oracle build` is compared with `schedcheck equiv` for now");
+        }
+    }
     std::vector<Job> jobs;
+    const bool unfiltered = a.families.empty() && a.variants.empty() && a.oracles.empty();
     for (const Variant &v : variants()) {
         bool by_family = std::find(a.families.begin(), a.families.end(), v.family) != a.families.end();
         bool by_variant = std::find(a.variants.begin(), a.variants.end(), v.id) != a.variants.end();
-        if (!(a.families.empty() && a.variants.empty()) && !by_family && !by_variant)
+        if (!unfiltered && !by_family && !by_variant)
             continue;
         for (const InvariantInfo &i : invariants())
             if (picked(a.invariants, i.id) && i.applies(v))
                 for (Arch ar : arches)
                     jobs.push_back({&v, &i, ar});
+    }
+    // The kernel's own code: named by --oracle, or taken along with the
+    // families whose invariants run on it (then only those invariants).
+    for (const Variant &k : kernel_subjects()) {
+        bool named = std::find(a.oracles.begin(), a.oracles.end(), k.id) != a.oracles.end();
+        for (const InvariantInfo &i : invariants()) {
+            bool by_family = std::find(a.families.begin(), a.families.end(), i.family) != a.families.end();
+            if ((unfiltered || named || by_family) && picked(a.invariants, i.id) && i.applies(k))
+                for (Arch ar : arches)
+                    jobs.push_back({&k, &i, ar});
+        }
     }
     if (jobs.empty()) {
         // Say when the families asked for have no invariants yet at all.
@@ -152,9 +201,14 @@ int cmd_prove(const ProveArgs &a) {
     std::vector<Job> jobs = select_jobs(a);
     std::vector<ExpectedEntry> expected;
     if (!a.expected.empty())
-        expected = parse_expected(read_file(a.expected), a.expected);
+        expected = parse_expected(read_file(a.expected, InputKind::expected), a.expected);
     else
         expected = builtin_expected();
+    if (!a.out.empty())
+        check_output_dir("--out", a.out,
+                         {{"reproducers", true}, {"reports", true}, {"results.json", false}, {"verdicts.txt", false}});
+    if (!a.corpus.empty())
+        check_output_dir("--corpus", a.corpus);
 
     ProveOptions opt;
     opt.timeout_ms = a.timeout_ms;
@@ -163,22 +217,48 @@ int cmd_prove(const ProveArgs &a) {
     std::vector<ProofResult> results = run_matrix(jobs, opt, threads);
     double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    // Reports and reproducers.
-    for (ProofResult &r : results) {
-        if (!r.cex)
-            continue;
-        if (!a.corpus.empty())
-            r.cex->reproducer_path = store_reproducer(a.corpus, r.cex->reproducer);
-        if (!a.out.empty()) {
-            std::string path = a.out + "/reproducers/" + file_stem(r) + ".json";
-            write_file_atomic(path, r.cex->reproducer.dump(2) + "\n");
-            r.cex->reproducer_path = path;
-            Reproducer rep = parse_reproducer(r.cex->reproducer.dump(), path);
-            ReplayResult rr = rep.invariant->replay(*rep.variant, rep.arch, rep.doc);
-            if (!rr.violated)
-                throw internal_error("written reproducer " + path + " does not replay");
-            write_file_atomic(a.out + "/reports/" + file_stem(r) + ".txt", reviewer_report(rep, rr, path));
+    // Reports and reproducers.  A failure here (a full disk, a reproducer
+    // that does not replay) is reported after the verdicts are printed, so
+    // the work done is not lost; it decides the exit code (2 or 3).
+    std::string write_error;
+    int write_code = 0;
+    json all = json::array();
+    try {
+        for (ProofResult &r : results) {
+            if (!r.cex)
+                continue;
+            if (!a.corpus.empty())
+                r.cex->reproducer_path = store_reproducer(a.corpus, r.cex->reproducer);
+            if (!a.out.empty()) {
+                std::string path = a.out + "/reproducers/" + file_stem(r) + ".json";
+                write_file_atomic(path, r.cex->reproducer.dump(2) + "\n");
+                r.cex->reproducer_path = path;
+                Reproducer rep = parse_reproducer(r.cex->reproducer.dump(), path);
+                ReplayResult rr = rep.invariant->replay(*rep.variant, rep.arch, rep.doc);
+                if (!rr.violated)
+                    throw internal_error("written reproducer " + path + " does not replay");
+                write_file_atomic(a.out + "/reports/" + file_stem(r) + ".txt", reviewer_report(rep, rr, path));
+            }
         }
+        for (const auto &r : results)
+            all.push_back(result_json(r));
+        if (!a.out.empty()) {
+            write_file_atomic(a.out + "/results.json", json{{"results", all}}.dump(2) + "\n");
+            write_file_atomic(a.out + "/verdicts.txt", verdict_table(results));
+        }
+    } catch (const sys::interrupted &) {
+        throw; // main() reports it
+    } catch (const input_error &e) {
+        write_error = std::string("error: ") + e.what();
+        write_code = 2;
+    } catch (const std::exception &e) {
+        write_error = std::string("INTERNAL ERROR: ") + e.what();
+        write_code = 3;
+    }
+    if (write_code) { // the results as far as they got
+        all = json::array();
+        for (const auto &r : results)
+            all.push_back(result_json(r));
     }
 
     int differ = 0;
@@ -195,14 +275,6 @@ int cmd_prove(const ProveArgs &a) {
         }
     }
 
-    json all = json::array();
-    for (const auto &r : results)
-        all.push_back(result_json(r));
-    if (!a.out.empty()) {
-        write_file_atomic(a.out + "/results.json", json{{"results", all}}.dump(2) + "\n");
-        write_file_atomic(a.out + "/verdicts.txt", verdict_table(results));
-    }
-
     if (a.json) {
         std::cout << json{{"results", all}}.dump(2) << "\n";
     } else {
@@ -215,7 +287,7 @@ int cmd_prove(const ProveArgs &a) {
         if (!results.empty())
             std::cout << "domain: " << load_domain(Arch::ilp32).summary << "\n        "
                       << load_domain(Arch::lp64).summary << "\n";
-        if (!a.out.empty())
+        if (!a.out.empty() && !write_code)
             std::cout << "reports and reproducers: " << a.out << "/reports, " << a.out << "/reproducers\n";
         if (differ) {
             std::cout << differ << " verdict(s) differ from the expected file:\n";
@@ -224,6 +296,11 @@ int cmd_prove(const ProveArgs &a) {
         } else {
             std::cout << "all verdicts match the expected file\n";
         }
+    }
+    if (write_code) {
+        std::cout.flush();
+        std::cerr << "schedcheck: " << write_error << "\n";
+        return write_code;
     }
     return differ ? 1 : 0;
 }
@@ -296,15 +373,43 @@ int cmd_oracle_list(bool as_json, const std::string &oracle_dir) {
     // manifest that does not parse is skipped with a warning, not fatal.
     std::vector<json> built;
     std::error_code ec;
+    if (std::filesystem::exists(oracle_dir, ec) && !std::filesystem::is_directory(oracle_dir, ec))
+        throw input_error("--oracle-dir " + excerpt(oracle_dir, 4096) + " is not a directory");
+    // Each manifest is at most manifest_max_bytes; all of them together at
+    // most 64 times that, however many files the directory holds.
+    std::size_t budget = 64 * max_input_bytes(InputKind::manifest);
     if (std::filesystem::is_directory(oracle_dir, ec))
         for (const auto &e : std::filesystem::directory_iterator(oracle_dir, ec))
             if (e.path().extension() == ".json") {
+                // A manifest is {"id": NAME, "plugin": FILE, "source": TEXT?}
+                // as `oracle build` writes it; anything else is skipped.
+                std::string path = e.path().string();
                 try {
-                    json m = json::parse(read_file(e.path().string()));
-                    if (m.contains("plugin") && m.contains("id"))
-                        built.push_back(m);
-                } catch (const std::exception &x) {
-                    std::cerr << "schedcheck: warning: " << e.path().string() << ": not an oracle manifest ("
+                    std::string text = read_file(path, InputKind::manifest);
+                    if (text.size() > budget) {
+                        std::cerr << "schedcheck: warning: " << excerpt(oracle_dir, 4096) << " holds more than "
+                                  << 64 * max_input_bytes(InputKind::manifest) / input_mib
+                                  << " MB of JSON files; the rest are not read\n";
+                        break;
+                    }
+                    budget -= text.size();
+                    json m = parse_json_document(text, path).value;
+                    auto is_str = [&](const char *k) { return m.contains(k) && m.at(k).is_string(); };
+                    if (!m.is_object() || !m.contains("plugin") || !m.contains("id"))
+                        continue; // some other JSON file
+                    auto bad = [&](const char *k, const char *what) {
+                        return input_error(std::string("\"") + k + "\" is " + describe_json_value(m.at(k)) + ", not " +
+                                           what);
+                    };
+                    if (!is_str("id") || !valid_oracle_name(m.at("id").get<std::string>()))
+                        throw bad("id", "an oracle name");
+                    if (!is_str("plugin") || !valid_oracle_name(m.at("plugin").get<std::string>()))
+                        throw bad("plugin", "a plug-in file name");
+                    if (m.contains("source") && !is_str("source"))
+                        throw bad("source", "a string");
+                    built.push_back(m);
+                } catch (const input_error &x) {
+                    std::cerr << "schedcheck: warning: skipping " << excerpt(path, 4096) << ": not an oracle manifest ("
                               << x.what() << ")\n";
                 }
             }
@@ -340,8 +445,8 @@ int cmd_oracle_list(bool as_json, const std::string &oracle_dir) {
     }
     for (const auto &m : built)
         std::cout << fmt::format("{:<15} built by `oracle build` from {} (plug-in {}/{})\n",
-                                 m["id"].get<std::string>(), m.value("source", std::string("?")), oracle_dir,
-                                 m["plugin"].get<std::string>());
+                                 m["id"].get<std::string>(), excerpt(m.value("source", std::string("?")), 200),
+                                 oracle_dir, m["plugin"].get<std::string>());
     return 0;
 }
 
@@ -349,7 +454,7 @@ int cmd_oracle_list(bool as_json, const std::string &oracle_dir) {
 // the pre-image and each post-image the definitions that lie wholly inside
 // the known text (the ones an oracle could be built from).
 int cmd_oracle_extract(const std::string &patch, bool as_json) {
-    std::string text = read_file(patch);
+    std::string text = read_file(patch, InputKind::patch);
     oracle::Series series;
     std::vector<std::pair<std::string, oracle::Image>> images;
     try {

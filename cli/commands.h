@@ -11,6 +11,7 @@ namespace sc::cli {
 
 struct ProveArgs {
     std::vector<std::string> families, variants, invariants;
+    std::vector<std::string> oracles; // built-in kernel oracles as subjects
     std::string arch = "all";
     unsigned timeout_ms = 10000;
     unsigned jobs = 0; // 0: one per core

@@ -24,6 +24,8 @@ int main(int argc, char **argv) {
     prove->add_option("--family", pa.families, "a family (repeatable)");
     prove->add_option("--variant", pa.variants, "a variant id (repeatable)");
     prove->add_option("--invariant", pa.invariants, "an invariant id (repeatable)");
+    prove->add_option("--oracle", pa.oracles,
+                      "prove on a built-in kernel oracle's own code: linux-6.1, linux-6.12 (repeatable)");
     prove->add_option("--arch", pa.arch, "ilp32, lp64 or all (default all)");
     prove->add_option("--timeout-ms", pa.timeout_ms, "per solver query (default 10000)")->check(CLI::Range(1u, 3600000u));
     prove->add_option("--jobs", pa.jobs, "parallel proofs (default: one per core)")->check(CLI::Range(1u, 4096u));

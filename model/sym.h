@@ -400,4 +400,20 @@ struct sym_lp64 {
     using boolean = SymBool;
 };
 
+// mul_u64_u32_shr(a, mul, shift): a * mul formed exactly (a 96-bit
+// product, as the kernel's 128-bit or hi/lo implementations both do), then
+// shifted right and cut to 64 bits.  One term instead of the hi/lo split:
+// in the integer encoding it stays linear in a for a constant mul, which is
+// what lets a decay by a table factor be proved without bit-blasting.
+inline Word<64, false> mul_u64_u32_shr_term(const Word<64, false> &a, const Word<64, false> &mul, unsigned shift) {
+    using W64 = Word<64, false>;
+    if (W64::bv()) {
+        z3::expr p = z3::zext(a.e, 64) * z3::zext(mul.e, 64);
+        return W64(z3::lshr(p, current_ctx().bv_val(shift, 128)).extract(63, 0));
+    }
+    z3::expr r = (a.e * mul.e) / int_pow2(shift);
+    record_obligation(r <= W64::max_int(), "mul_u64_u32_shr result fits in 64 bits");
+    return W64(r);
+}
+
 } // namespace sc::model

@@ -1,5 +1,6 @@
 #include "proofs/cpuload_invariants.h"
 #include "proofs/invariant.h"
+#include "proofs/kernel_invariants.h"
 
 namespace sc::proofs {
 
@@ -7,6 +8,7 @@ const std::vector<InvariantInfo> &invariants() {
     static const std::vector<InvariantInfo> all = [] {
         std::vector<InvariantInfo> v;
         cpuload_inv::register_invariants(v);
+        register_kernel_invariants(v);
         return v;
     }();
     return all;

@@ -3,6 +3,7 @@
 #include <mutex>
 #include <thread>
 
+#include "proofs/kernel_invariants.h"
 #include "proofs/matrix.h"
 
 namespace sc::proofs {
@@ -42,11 +43,16 @@ std::vector<ProofResult> run_matrix(const std::vector<Job> &jobs, const ProveOpt
 
 std::vector<Job> full_matrix() {
     std::vector<Job> jobs;
+    std::vector<const Variant *> subjects;
     for (const Variant &v : variants())
+        subjects.push_back(&v);
+    for (const Variant &v : kernel_subjects())
+        subjects.push_back(&v);
+    for (const Variant *vp : subjects)
         for (const InvariantInfo &i : invariants())
-            if (i.applies(v))
+            if (i.applies(*vp))
                 for (Arch a : {Arch::ilp32, Arch::lp64})
-                    jobs.push_back({&v, &i, a});
+                    jobs.push_back({vp, &i, a});
     return jobs;
 }
 

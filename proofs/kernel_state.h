@@ -51,3 +51,40 @@ template <class K, class A> typename K::cfs_rq rq_to_kernel(const utilest::cfs_r
 }
 
 } // namespace sc::proofs
+
+// And back: the kernel's state in the reference's shape, so that a property
+// stated over the reference's fields reads the kernel's results.
+namespace sc::proofs {
+
+template <class A, class KS> pelt::sched_avg<A> from_kernel(const KS &k) {
+    pelt::sched_avg<A> r{};
+    r.last_update_time = k.last_update_time;
+    r.load_sum = k.load_sum;
+    r.runnable_sum = k.runnable_sum;
+    r.util_sum = k.util_sum;
+    r.period_contrib = k.period_contrib;
+    r.load_avg = k.load_avg;
+    r.runnable_avg = k.runnable_avg;
+    r.util_avg = k.util_avg;
+    return r;
+}
+
+template <class A, class KT> void task_from_kernel(utilest::task<A> &p, const KT &k) {
+    p.util_avg = k.se.avg.util_avg;
+    p.runnable_avg = k.se.avg.runnable_avg;
+    if constexpr (requires { k.se.avg.util_est.enqueued; }) {
+        p.enqueued = k.se.avg.util_est.enqueued;
+        p.ewma = k.se.avg.util_est.ewma;
+    } else {
+        p.ewma = k.se.avg.util_est;
+    }
+}
+
+template <class A, class KR> void rq_from_kernel(utilest::cfs_rq<A> &r, const KR &k) {
+    if constexpr (requires { k.avg.util_est.enqueued; })
+        r.util_est_enqueued = k.avg.util_est.enqueued;
+    else
+        r.util_est_enqueued = k.avg.util_est;
+}
+
+} // namespace sc::proofs

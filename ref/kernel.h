@@ -69,6 +69,8 @@ template <class T, std::size_t N> struct ktable {
 template <class U64, class U32> inline U64 mul_u64_u32_shr(U64 a, U32 mul, unsigned shift) {
     if constexpr (std::is_integral_v<U64>) {
         return static_cast<U64>((static_cast<unsigned __int128>(a) * mul) >> shift);
+    } else if constexpr (requires { mul_u64_u32_shr_term(a, U64(mul), shift); }) {
+        return mul_u64_u32_shr_term(a, U64(mul), shift); // symbolic words: one exact term
     } else {
         U64 m = U64(mul);
         U64 al = a & U64(0xffffffffu), ah = a >> 32;

@@ -1,0 +1,387 @@
+// The proof engine for invariants written against the kernel-shaped
+// interface (proofs/kernel_iface.h): pelt and utilest, on a reference
+// variant or on a kernel oracle alike.
+//
+// An invariant P supplies
+//   static constexpr const char *id;
+//   template <class I> static std::vector<KCase> cases(Arch);
+//   template <class I, class A, class In> static Runner<A> build(In &, const KCase &);
+//   static constexpr bool integer_first;  // try the integer encoding first
+// where I is an implementation (RefPelt<V>, KernelPelt<K>, ...) and build()
+// declares the named inputs of one case and returns the code that runs the
+// implementation on them and states the checks.  The same build() runs on
+// SymInputs (one solver constant per input) and on ConcreteInputs (a
+// model's values), so a counterexample is rebuilt by the code that stated
+// the property.
+//
+// Per case: the domain must be satisfiable (vacuity); the implementation's
+// paths are explored; in the integer encoding every no-wrap obligation is
+// discharged first, and a case where one can fail is redone on bit-vectors
+// (exact machine arithmetic); then per path and per check the solver is
+// asked for domain /\ pc /\ guard /\ not(check).  unsat everywhere (and a
+// reachable guard somewhere) is PROVED; a model is replayed on the concrete
+// implementation and must violate the check there, or it is an internal
+// error; unknown is UNKNOWN with the solver's reason.
+#pragma once
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/explorer.h"
+#include "proofs/checks.h"
+#include "proofs/engine.h"
+#include "proofs/inputs.h"
+#include "proofs/invariant.h"
+
+namespace sc::proofs {
+
+// Checks compare 64-bit words: every kernel value widens to u64 exactly.
+template <class A> struct Wide {
+    using ulong = typename A::u64;
+    using boolean = typename A::boolean;
+};
+template <class A> using KCheck = Check<Wide<A>>;
+
+// What a run of a case gives: the checks, and named values for the trace
+// of a concrete replay (ignored by the solver).
+template <class A> struct KOut {
+    std::vector<KCheck<A>> checks;
+    std::vector<std::pair<std::string, typename A::u64>> shown;
+};
+template <class A> using Runner = std::function<KOut<A>()>;
+
+struct KCase {
+    std::string label;
+    std::int64_t n = -1; // a concrete split value, or -1
+    int kind = 0;        // invariant-specific sub-case
+    std::vector<std::pair<std::string, std::uint64_t>> fixed; // shown with a counterexample
+};
+
+// The result of replaying concrete inputs.
+template <class A> ReplayResult kprop_replay_run(const KOut<A> &o) {
+    ReplayResult rr;
+    std::string trace;
+    for (const auto &[name, v] : o.shown)
+        trace += "  " + name + " = " + std::to_string(word_value(v)) + "\n";
+    rr.trace = trace;
+    for (const auto &c : o.checks) {
+        if (concrete_holds(c))
+            continue;
+        rr.violated = true;
+        rr.failed = c.what;
+        rr.lhs_name = c.lhs_name;
+        rr.rhs_name = c.rhs_name;
+        rr.op = cmp_text(c.op);
+        rr.lhs = word_value(c.lhs);
+        rr.rhs = word_value(c.rhs);
+        break;
+    }
+    return rr;
+}
+
+template <class P, class I, class C> ReplayResult kprop_replay(const KCase &cs, const std::map<std::string, std::uint64_t> &vals) {
+    ConcreteInputs in(vals);
+    Runner<C> run = P::template build<I, C>(in, cs);
+    return kprop_replay_run<C>(run());
+}
+
+// Concrete candidates for a case, before any path is explored: the corners
+// of each input's range and pseudo-random values (seeded by the case).  A
+// violation found this way is pinned in the solver and reported like any
+// model, so it is still a model of the domain, replayed on the concrete
+// implementation.  It spares exploring code whose paths are many (loops
+// over periods) when an input breaks it anyway.
+inline std::vector<std::map<std::string, std::uint64_t>> probe_points(const std::vector<InputDecl> &decls,
+                                                                      std::uint64_t seed) {
+    std::vector<std::map<std::string, std::uint64_t>> pts;
+    auto next = [&] {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        return seed;
+    };
+    for (int round = 0; round < 48; ++round) {
+        std::map<std::string, std::uint64_t> v;
+        for (const InputDecl &d : decls) {
+            std::uint64_t span = d.hi - d.lo, pick;
+            switch (d.fixed ? 0 : round < 2 ? round : static_cast<int>(next() % 6)) {
+            case 0: pick = d.lo; break;
+            case 1: pick = d.hi; break;
+            case 2: pick = d.lo + std::min<std::uint64_t>(span, next() % 2048); break;
+            case 3: pick = d.hi - std::min<std::uint64_t>(span, next() % 2048); break;
+            default: pick = d.lo + (span == ~0ULL ? next() : next() % (span + 1)); break;
+            }
+            v[d.name] = pick;
+        }
+        pts.push_back(std::move(v));
+    }
+    return pts;
+}
+
+template <class P, class I, class S, class C>
+ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &opt, const std::string &domain_text) {
+    auto t0 = std::chrono::steady_clock::now();
+    ProofResult res;
+    res.variant = subject.id;
+    res.invariant = P::id;
+    res.arch = arch;
+    res.domain = domain_text;
+    res.verdict = Verdict::PROVED;
+
+    z3::context ctx;
+    z3::params prm(ctx);
+    prm.set("timeout", opt.timeout_ms);
+    model::Explorer exs[2] = {model::Explorer(ctx, model::Encoding::integer, opt.timeout_ms),
+                              model::Explorer(ctx, model::Encoding::bitvector, opt.timeout_ms)};
+    z3::solver solvers[2] = {z3::solver(ctx), z3::solver(ctx)};
+    // The incremental solvers get a short leash (see ask() below).
+    z3::params quick(ctx);
+    quick.set("timeout", std::min(opt.timeout_ms, 30u));
+    for (auto &s : solvers)
+        s.set(quick);
+    bool premise_reached = false;
+    std::string unknown;
+
+    auto finish = [&] {
+        res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return res;
+    };
+
+    // One query on top of what s holds.  The incremental solver carries what
+    // earlier cases left (learnt lemmas, the arithmetic set-up for
+    // incremental use) and may give up on a query that a fresh solver
+    // settles at once: fresh ones are asked with other random seeds, the
+    // last with the whole timeout.  Returns the solver that answered.
+    std::optional<z3::solver> fresh;
+    auto ask = [&](z3::solver &s, z3::check_result &r) -> z3::solver & {
+        ++res.queries;
+        r = s.check();
+        fresh.reset();
+        for (unsigned attempt = 0; r == z3::unknown && attempt < 3; ++attempt) {
+            fresh.emplace(ctx);
+            z3::params fp(ctx);
+            fp.set("timeout", attempt < 2 ? std::min(opt.timeout_ms, 1000u) : opt.timeout_ms);
+            fp.set("random_seed", 7 * attempt);
+            fresh->set(fp);
+            for (const auto &a : s.assertions())
+                fresh->add(a);
+            ++res.queries;
+            r = fresh->check();
+        }
+        return fresh ? *fresh : s;
+    };
+
+    // A model's inputs, replayed and shrunk: the verdict COUNTEREXAMPLE.
+    auto report = [&](const KCase &cs, const SymInputs &in, std::vector<std::pair<std::string, std::uint64_t>> named,
+                      const std::string &what) {
+        std::map<std::string, std::uint64_t> vals(named.begin(), named.end());
+        ReplayResult rr = kprop_replay<P, I, C>(cs, vals);
+        if (!rr.violated)
+            throw internal_error(std::string("counterexample for ") + P::id + " on " + subject.id + " " +
+                                 std::string(arch_name(arch)) + " (" + cs.label +
+                                 ") does not replay on the concrete implementation");
+        // Shrink for the reader: each input towards the bottom of its range
+        // while the concrete replay still fails.
+        for (int pass = 0; pass < 2; ++pass)
+            for (const InputDecl &d : in.decls()) {
+                if (d.fixed)
+                    continue;
+                std::uint64_t cur = vals[d.name];
+                for (std::uint64_t cand : {d.lo, d.lo + 1, d.lo + (cur - d.lo) / 2}) {
+                    while (cand >= d.lo && cand < cur) {
+                        auto trial = vals;
+                        trial[d.name] = cand;
+                        ReplayResult r2;
+                        try {
+                            r2 = kprop_replay<P, I, C>(cs, trial);
+                        } catch (const domain_violation &) {
+                            break;
+                        }
+                        if (!r2.violated)
+                            break;
+                        vals = trial;
+                        cur = cand;
+                        cand = d.lo + (cur - d.lo) / 2;
+                        if (cand == cur)
+                            break;
+                    }
+                }
+            }
+        for (auto &[k, x] : named)
+            x = vals[k];
+        for (const auto &f : cs.fixed)
+            if (!vals.count(f.first))
+                named.push_back(f);
+        Counterexample ce;
+        ce.inputs = named;
+        nlohmann::json claim = {{"violated", true}, {"check", what}};
+        ce.reproducer = make_reproducer(subject, arch, P::id, named, nlohmann::json{{"case", cs.label}}, claim);
+        res.cex = ce;
+        res.verdict = Verdict::COUNTEREXAMPLE;
+        res.reason = "case " + cs.label;
+    };
+
+    // SCHEDCHECK_TRACE_CASES=1 prints each case's paths, queries and time
+    // (to stderr): where a slow proof spends its time.
+    static const bool trace_cases = std::getenv("SCHEDCHECK_TRACE_CASES") != nullptr;
+    std::uint64_t case_no = 0;
+    for (const KCase &cs : P::template cases<I>(arch)) {
+        auto tc = std::chrono::steady_clock::now();
+        std::size_t q0 = res.queries, p0 = res.paths;
+        struct TraceCase {
+            bool on;
+            const KCase &cs;
+            std::chrono::steady_clock::time_point t;
+            const std::size_t &q, &p;
+            std::size_t q0, p0;
+            ~TraceCase() {
+                if (on)
+                    std::fprintf(stderr, "case %s: %zu paths, %zu queries, %.3f s\n", cs.label.c_str(), p - p0,
+                                 q - q0, std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
+            }
+        } trace{trace_cases, cs, tc, res.queries, res.paths, q0, p0};
+        ++case_no;
+        std::vector<model::Encoding> encs = {model::Encoding::bitvector};
+        if (P::integer_first)
+            encs = {model::Encoding::integer, model::Encoding::bitvector};
+        for (model::Encoding enc : encs) {
+            model::Explorer &ex = exs[static_cast<int>(enc)];
+            z3::solver &s = solvers[static_cast<int>(enc)];
+            ex.activate();
+            ex.begin_case();
+            // Lazy exploration asks the solver nothing per branch, which pays
+            // for loop-free code; where the case split decides most branches
+            // only through the domain, asking prunes the dead ones early.
+            if constexpr (requires { P::lazy; })
+                ex.set_lazy(P::lazy);
+            else
+                ex.set_lazy(true);
+            s.push();
+            struct Scope {
+                model::Explorer &ex;
+                z3::solver &s;
+                ~Scope() {
+                    ex.end_case();
+                    s.pop();
+                }
+            } scope{ex, s};
+            SymInputs in(ex);
+            Runner<S> run = P::template build<I, S>(in, cs);
+            for (const auto &d : ex.domain())
+                s.add(d);
+            z3::check_result dr;
+            z3::solver &ds = ask(s, dr);
+            if (dr != z3::sat) {
+                res.verdict = Verdict::UNKNOWN;
+                res.reason = dr == z3::unsat ? "vacuous: the domain of case " + cs.label + " is empty"
+                                             : "domain check of case " + cs.label + ": " + z3_reason(ds);
+                return finish();
+            }
+
+            // The concrete probe (once per case, in the first encoding).
+            if (enc == encs.front())
+                for (const auto &pt : probe_points(in.decls(), 0x9e3779b97f4a7c15ULL ^ case_no)) {
+                    ReplayResult pr;
+                    try {
+                        pr = kprop_replay<P, I, C>(cs, pt);
+                    } catch (const domain_violation &) {
+                        continue;
+                    }
+                    if (!pr.violated)
+                        continue;
+                    s.push();
+                    for (const auto &[name, x] : in.consts())
+                        if (auto it = pt.find(name); it != pt.end())
+                            s.add(x == (x.is_int() ? ctx.int_val(it->second)
+                                                   : ctx.bv_val(it->second, x.get_sort().bv_size())));
+                    z3::check_result pr2;
+                    z3::solver &ps = ask(s, pr2);
+                    if (pr2 == z3::sat) {
+                        auto named = model_inputs(in, ps.get_model());
+                        s.pop();
+                        report(cs, in, named, pr.failed);
+                        return finish();
+                    }
+                    s.pop();
+                }
+
+            auto paths = ex.explore(run);
+            res.paths += paths.size();
+            if (ex.path_limit_hit()) {
+                res.verdict = Verdict::UNKNOWN;
+                res.reason = "path limit reached in case " + cs.label;
+                return finish();
+            }
+            if (enc == model::Encoding::integer) {
+                // Are the integer terms the machine's on every path?
+                bool exact = true;
+                std::set<unsigned> seen;
+                for (const auto &pa : paths) {
+                    for (const auto &ob : pa.obligations) {
+                        if (!seen.insert(ob.holds.id()).second)
+                            continue;
+                        s.push();
+                        s.add(pa.pc && !ob.holds);
+                        z3::check_result r;
+                        ask(s, r);
+                        s.pop();
+                        if (r != z3::unsat) {
+                            exact = false;
+                            break;
+                        }
+                    }
+                    if (!exact)
+                        break;
+                }
+                if (!exact)
+                    continue; // redo this case on bit-vectors
+            }
+            for (const auto &pa : paths) {
+                for (const auto &chk : pa.value.checks) {
+                    s.push();
+                    s.add(pa.pc);
+                    s.add(!check_holds(chk));
+                    z3::check_result r;
+                    z3::solver &answered = ask(s, r);
+                    if (r == z3::unknown && std::getenv("SCHEDCHECK_DUMP_UNKNOWN"))
+                        std::fprintf(stderr, "unknown query (%s):\n%s\n", chk.what.c_str(), s.to_smt2().c_str());
+                    if (r == z3::unknown && unknown.empty())
+                        unknown = "case " + cs.label + ", " + chk.what + ": " + z3_reason(answered);
+                    if (r == z3::sat) {
+                        auto named = model_inputs(in, answered.get_model());
+                        s.pop();
+                        report(cs, in, named, chk.what);
+                        return finish();
+                    }
+                    s.pop();
+                }
+                if (!premise_reached) {
+                    s.push();
+                    s.add(pa.pc && any_guard(pa.value.checks, ctx));
+                    z3::check_result r;
+                    ask(s, r);
+                    premise_reached = r == z3::sat;
+                    s.pop();
+                }
+            }
+            break; // this case is done in this encoding
+        }
+    }
+    if (!unknown.empty()) {
+        res.verdict = Verdict::UNKNOWN;
+        res.reason = "solver gave up in " + unknown;
+    } else if (!premise_reached) {
+        res.verdict = Verdict::UNKNOWN;
+        res.reason = "vacuous: no input reaches the property's premise";
+    }
+    return finish();
+}
+
+} // namespace sc::proofs

@@ -1,0 +1,142 @@
+// The pelt and utilest invariants, written once against the kernel-shaped
+// interface, on reference variants and on the kernels' own extracted code:
+// a variant and the kernel it is proved equivalent to get the same verdicts,
+// and the counterexamples are the ones the arithmetic gives by hand.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "proofs/expected.h"
+#include "proofs/kernel_invariants.h"
+#include "proofs/reproducer.h"
+#include "tests/shell.h"
+
+namespace fs = std::filesystem;
+using sc::proofs::find_invariant;
+using sc::proofs::find_subject;
+using sc::proofs::Verdict;
+
+namespace {
+
+sc::proofs::ProofResult prove(const std::string &subject, const std::string &inv, sc::Arch a) {
+    const sc::Variant *v = find_subject(subject);
+    REQUIRE(v != nullptr);
+    const sc::proofs::InvariantInfo *i = find_invariant(inv);
+    REQUIRE(i != nullptr);
+    REQUIRE(i->applies(*v));
+    return i->prove(*v, a, sc::proofs::ProveOptions{});
+}
+
+} // namespace
+
+TEST_CASE("kernel invariants: a variant and its kernel get the same verdicts", "[kernel-invariants]") {
+    const std::pair<const char *, const char *> pairs[] = {
+        {"pelt/v6.1", "linux-6.1"},      {"pelt/v6.12", "linux-6.12"},
+        {"utilest/v6.1", "linux-6.1"},   {"utilest/v6.12", "linux-6.12"}};
+    for (const auto &[variant, kernel] : pairs) {
+        const sc::Variant *k = find_subject(kernel);
+        REQUIRE(k != nullptr);
+        for (const auto &inv : sc::proofs::invariants()) {
+            // decay_monotone takes 20 s a proof: the matrix test covers it.
+            if (inv.id == "pelt.decay_monotone" || !inv.applies(*find_subject(variant)))
+                continue;
+            REQUIRE(inv.applies(*k));
+            for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
+                INFO(variant << " vs " << kernel << " " << inv.id << " " << sc::arch_name(a));
+                auto rv = inv.prove(*find_subject(variant), a, {});
+                auto rk = inv.prove(*k, a, {});
+                CHECK(rv.verdict == rk.verdict);
+                CHECK(rv.verdict != Verdict::UNKNOWN);
+            }
+        }
+    }
+    // The expected file says the same for every pair, decay_monotone included.
+    for (const auto &[variant, kernel] : pairs)
+        for (const auto &e : sc::proofs::builtin_expected())
+            if (e.variant == variant) {
+                auto k = sc::proofs::expected_verdict(kernel, e.invariant, e.arch);
+                INFO(variant << " " << e.invariant);
+                REQUIRE(k.has_value());
+                CHECK(*k == e.verdict);
+            }
+}
+
+TEST_CASE("pelt.time_accounted: v4.3 drops the sub-unit rest, v4.12 and 6.1 keep it (hand values)",
+          "[kernel-invariants]") {
+    // 1397 ns after the last update: one whole 1024 ns unit and 373 ns.
+    // v3.8/v4.3 set last_update_time = now (the 373 ns are never counted);
+    // from v4.12 on last_update_time advances by 1024 and the 373 ns stay
+    // pending for the next update.
+    nlohmann::json in = {{"delta_ns", 1397}, {"last_update_time", 0}, {"load_avg", 0},  {"load_sum", 0},
+                         {"on_rq", 1},       {"period_contrib", 0},   {"runnable_avg", 0}, {"runnable_sum", 0},
+                         {"running", 1},     {"util_avg", 0},         {"util_sum", 0},  {"weight", 1024}};
+    const auto *inv = find_invariant("pelt.time_accounted");
+    REQUIRE(inv != nullptr);
+    for (const char *v : {"pelt/v3.8", "pelt/v4.3", "pelt/v4.12", "pelt/v6.1", "linux-6.1", "linux-6.12"}) {
+        nlohmann::json doc = {{"case", "any update"}, {"inputs", in}};
+        auto rr = inv->replay(*find_subject(v), sc::Arch::lp64, doc);
+        INFO(v);
+        bool old = std::string(v) == "pelt/v3.8" || std::string(v) == "pelt/v4.3";
+        CHECK(rr.violated == old);
+        if (old) {
+            CHECK(rr.failed == "the clock moves by whole 1024ns units");
+            CHECK(rr.lhs == 373u);
+        }
+    }
+    // And the proof finds it, on both data models, for both old releases.
+    for (const char *v : {"pelt/v3.8", "pelt/v4.3"})
+        for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
+            auto r = prove(v, "pelt.time_accounted", a);
+            CHECK(r.verdict == Verdict::COUNTEREXAMPLE);
+            REQUIRE(r.cex.has_value());
+        }
+    CHECK(prove("pelt/v4.12", "pelt.time_accounted", sc::Arch::ilp32).verdict == Verdict::PROVED);
+}
+
+TEST_CASE("pelt.decay_monotone: v3.8's 64-bit product wraps (hand values)", "[kernel-invariants]") {
+    // v3.8: decay_load(val, 1) = val * runnable_avg_yN_inv[1] >> 32 with the
+    // product cut to 64 bits, yN_inv[1] = 0xfa83b2da = 4202935002.
+    // floor((2^64 - 1) / 4202935002) = 4389014834: that val's product still
+    // fits and gives 0xffffffff; one more, 4389014835, makes the product
+    // 2^64 + 609203054, which wraps to 609203054 < 2^32, so its decay is 0:
+    // more load gives less.
+    const auto *inv = find_invariant("pelt.decay_monotone");
+    nlohmann::json doc = {{"case", "n 1"},
+                          {"inputs", {{"val", 4389014834ull}, {"val2", 4389014835ull}, {"n", 1}}}};
+    auto rr = inv->replay(*find_subject("pelt/v3.8"), sc::Arch::lp64, doc);
+    CHECK(rr.violated);
+    CHECK(rr.failed == "non-decreasing in val");
+    CHECK(rr.lhs == 0xffffffffull);
+    CHECK(rr.rhs == 0u);
+    // From v4.3 on the product is formed in 96 bits: the same inputs hold.
+    auto ok = inv->replay(*find_subject("pelt/v6.1"), sc::Arch::lp64, doc);
+    CHECK_FALSE(ok.violated);
+}
+
+TEST_CASE("kernel invariants: a counterexample is written, loads and replays through the CLI",
+          "[kernel-invariants]") {
+    fs::path out = fs::temp_directory_path() / ("schedcheck-kinv-" + std::to_string(getpid()));
+    fs::remove_all(out);
+    Run r = run_argv({SCHEDCHECK_BIN, "prove", "--variant", "pelt/v4.3", "--invariant", "pelt.time_accounted",
+                      "--arch", "lp64", "--out", out.string()});
+    INFO(r.out);
+    CHECK(r.code == 0); // the expected file says COUNTEREXAMPLE
+    fs::path repro = out / "reproducers" / "pelt_v4.3_pelt.time_accounted_lp64.json";
+    REQUIRE(fs::exists(repro));
+    Run rp = run_argv({SCHEDCHECK_BIN, "replay", "--json", repro.string()});
+    INFO(rp.out);
+    REQUIRE(rp.code == 0);
+    CHECK(nlohmann::json::parse(rp.out)["violated"] == true);
+    Run ex = run_argv({SCHEDCHECK_BIN, "explain", repro.string()});
+    CHECK(ex.out.find("the clock moves by whole 1024ns units") != std::string::npos);
+    // prove --oracle takes the built-in kernels, and refuses anything else.
+    Run ko = run_argv({SCHEDCHECK_BIN, "prove", "--oracle", "linux-6.12", "--invariant", "utilest.flag_isolated"});
+    INFO(ko.out);
+    CHECK(ko.code == 0);
+    CHECK(ko.out.find("linux-6.12") != std::string::npos);
+    Run bad = run_argv({SCHEDCHECK_BIN, "prove", "--oracle", "no-such-kernel"});
+    CHECK(bad.code == 2);
+    fs::remove_all(out);
+}
