@@ -23,6 +23,10 @@ OUT ?= out
 DEB_PACKAGES := build-essential cmake pkg-config libz3-dev z3 catch2 clang libclang-rt-14-dev \
                 afl++ libcli11-dev nlohmann-json3-dev libfmt-dev linux-source-6.1 linux-source-6.12
 
+# libFuzzer harnesses of every parser; each has its seed corpus in
+# corpora/<name without _fuzz>.
+PARSER_HARNESSES := reproducer_reader_fuzz expected_reader_fuzz patch_series_fuzz c_definitions_fuzz
+
 .PHONY: all deps build run test fuzz bench equiv install clean corpus-replay
 
 all: build
@@ -61,10 +65,14 @@ test: build
 corpus-replay: deps
 	CC=clang CXX=clang++ cmake -S . -B $(SANBUILD) -DCMAKE_BUILD_TYPE=Debug \
 	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
-	cmake --build $(SANBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz
+	cmake --build $(SANBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz $(PARSER_HARNESSES)
 	./$(SANBUILD)/fuzz/cpuload_property_fuzz -runs=0 corpora/cpuload
 	./$(SANBUILD)/fuzz/differential_fuzz -runs=0 corpora/differential
-	@echo "corpus replay: all inputs of corpora/cpuload and corpora/differential passed under ASan+UBSan"
+	@for h in $(PARSER_HARNESSES); do \
+	  ./$(SANBUILD)/fuzz/$$h -runs=0 corpora/$${h%_fuzz} >$(SANBUILD)/replay-$$h.log 2>&1 \
+	    || { tail -40 $(SANBUILD)/replay-$$h.log; exit 1; }; \
+	done
+	@echo "corpus replay: all inputs of corpora/cpuload, corpora/differential and the parser corpora passed under ASan+UBSan"
 	@# A bounded smoke run of each harness (mutations, not only the corpus);
 	@# a failure shows the harness's report and fails the target.
 	./$(SANBUILD)/fuzz/cpuload_property_fuzz -runs=2000 -seed=1 -dict=corpora/cpuload.dict \

@@ -1,6 +1,9 @@
 #include "cli/commands.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <csignal>
+#include <atomic>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -182,8 +185,8 @@ std::vector<Job> select_jobs(const ProveArgs &a) {
         }
         if (!bare.empty())
             throw input_error("the " + bare.front() + " family has no invariants in the catalogue yet; its variants "
-                              "are checked against the kernel's own code by `schedcheck equiv` and by the "
-                              "differential fuzzer (`make fuzz`)");
+                              "are tested against hand-computed values (`make test`) and listed by "
+                              "`schedcheck variants`");
         throw input_error("the selection matches no (variant, invariant) pair that applies");
     }
     return jobs;
@@ -213,9 +216,41 @@ int cmd_prove(const ProveArgs &a) {
     ProveOptions opt;
     opt.timeout_ms = a.timeout_ms;
     unsigned threads = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+    // SIGINT/SIGTERM while proving: no verdict is made up and nothing is
+    // written.  Proofs write nothing until the matrix is done, so the
+    // process ends at once, 128 + the signal (130, 143); once the writing
+    // has begun it is finished first (each file is renamed into place whole).
+    sys::install_signal_handlers();
+    std::atomic<bool> proving{true}, writing{false};
+    std::thread watcher([&] {
+        while (proving || writing) {
+            if (int sig = sys::pending_signal(); sig && !writing) {
+                std::fprintf(stderr, "schedcheck: interrupted by %s while proving; no result written\n",
+                             sig == SIGINT ? "SIGINT" : "SIGTERM");
+                std::_Exit(128 + sig);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    struct Join {
+        std::thread &t;
+        std::atomic<bool> &p, &w;
+        ~Join() {
+            p = false;
+            w = false;
+            t.join();
+        }
+    } join{watcher, proving, writing};
     auto t0 = std::chrono::steady_clock::now();
     std::vector<ProofResult> results = run_matrix(jobs, opt, threads);
     double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (int sig = sys::pending_signal()) {
+        std::fprintf(stderr, "schedcheck: interrupted by %s while proving; no result written\n",
+                     sig == SIGINT ? "SIGINT" : "SIGTERM");
+        std::_Exit(128 + sig);
+    }
+    writing = true;
+    proving = false;
 
     // Reports and reproducers.  A failure here (a full disk, a reproducer
     // that does not replay) is reported after the verdicts are printed, so
@@ -284,9 +319,21 @@ int cmd_prove(const ProveArgs &a) {
             (r.verdict == Verdict::PROVED ? np : r.verdict == Verdict::COUNTEREXAMPLE ? nc : nu)++;
         std::cout << fmt::format("\n{} proofs in {:.2f} s on {} threads: {} PROVED, {} COUNTEREXAMPLE, {} UNKNOWN\n",
                                  results.size(), total, threads, np, nc, nu);
-        if (!results.empty())
-            std::cout << "domain: " << load_domain(Arch::ilp32).summary << "\n        "
-                      << load_domain(Arch::lp64).summary << "\n";
+        // The domain each verdict holds over: the cpuload one, shared by
+        // its invariants, and that of each other invariant proved.
+        std::vector<std::string> shown;
+        for (const auto &r : results) {
+            const InvariantInfo *inv = find_invariant(r.invariant);
+            std::string key = inv && inv->family == "cpuload" ? "cpuload" : r.invariant;
+            if (std::find(shown.begin(), shown.end(), key) != shown.end())
+                continue;
+            shown.push_back(key);
+            if (key == "cpuload")
+                std::cout << "domain (cpuload): " << load_domain(Arch::ilp32).summary << "\n                  "
+                          << load_domain(Arch::lp64).summary << "\n";
+            else
+                std::cout << "domain (" << key << "): " << r.domain << "\n";
+        }
         if (!a.out.empty() && !write_code)
             std::cout << "reports and reproducers: " << a.out << "/reports, " << a.out << "/reproducers\n";
         if (differ) {
@@ -450,18 +497,25 @@ int cmd_oracle_list(bool as_json, const std::string &oracle_dir) {
     return 0;
 }
 
-// What a patch series holds, without a kernel tree: its patches, and for
-// the pre-image and each post-image the definitions that lie wholly inside
-// the known text (the ones an oracle could be built from).
+// What a patch series holds, without a kernel tree: its patches, the
+// definitions that lie wholly inside the pre-image's known text, and for
+// each patch those wholly inside the text it wrote (the ones an oracle
+// could be built from).
 int cmd_oracle_extract(const std::string &patch, bool as_json) {
     std::string text = read_file(patch, InputKind::patch);
     oracle::Series series;
     std::vector<std::pair<std::string, oracle::Image>> images;
     try {
         series = oracle::parse_series(text, patch);
-        images.push_back({"pre-image", oracle::pre_image(series)});
-        for (std::size_t k = 1; k <= series.patches.size(); ++k)
-            images.push_back({"after patch " + std::to_string(k), oracle::post_image(series, k)});
+        // One walk through the series (linear in its size): the pre-image,
+        // then for each patch the text it wrote, so that every definition a
+        // patch touches is listed once, under that patch.
+        oracle::Replay rp(series);
+        images.push_back({"pre-image", rp.image()});
+        while (!rp.done()) {
+            rp.step();
+            images.push_back({"after patch " + std::to_string(rp.applied()), rp.changed()});
+        }
     } catch (const oracle::extract_error &e) {
         throw input_error(e.what());
     }

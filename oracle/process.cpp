@@ -1,6 +1,7 @@
 #include "oracle/process.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -11,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <thread>
 #include <sstream>
 
 extern char **environ;
@@ -59,12 +62,25 @@ interrupted::interrupted(int s)
       sig(s) {}
 
 void install_signal_handlers() {
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0; // no SA_RESTART: a blocking call returns EINTR
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
+    // The two signals are blocked in this thread and so in every thread it
+    // starts (the proof workers, Z3's), and taken by one thread of their
+    // own with sigwait(): no library's handler (Z3 installs one around each
+    // check) can swallow them, and no solver call is cut short.
+    static std::once_flag once;
+    std::call_once(once, [] {
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGINT);
+        sigaddset(&set, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &set, nullptr);
+        std::thread([set] {
+            for (;;) {
+                int sig = 0;
+                if (sigwait(&set, &sig) == 0)
+                    on_signal(sig);
+            }
+        }).detach();
+    });
 }
 
 int pending_signal() { return g_signal; }
@@ -113,8 +129,11 @@ RunResult run(const std::vector<std::string> &argv, const RunOptions &opt) {
     sigaddset(&def, SIGINT);
     sigaddset(&def, SIGTERM);
     posix_spawnattr_setsigdefault(&at, &def);
+    sigset_t none; // and with no signal blocked (this process blocks two)
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&at, &none);
     posix_spawnattr_setpgroup(&at, 0);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
     pid_t pid;
     int rc = posix_spawnp(&pid, args[0], &fa, &at, args.data(), environ);

@@ -281,9 +281,9 @@ TEST_CASE("cli: oracle extract lists what a patch series holds, and rejects bad 
 }
 
 TEST_CASE("cli: proving a family without invariants says so", "[cli]") {
-    Run r = run("prove --family utilest");
+    Run r = run("prove --family idlebal");
     CHECK(r.code == 2);
-    CHECK(r.out.find("the utilest family has no invariants in the catalogue yet") != std::string::npos);
+    CHECK(r.out.find("the idlebal family has no invariants in the catalogue yet") != std::string::npos);
 }
 
 TEST_CASE("cli: a missing or corrupt oracle plug-in is bad input", "[cli][equiv]") {
