@@ -219,6 +219,8 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
                                {"version", spec.version}, {"source", origin},
                                {"definitions", b.found}, {"library", "libschedcheck-oracle-" + name + ".a"},
                                {"plugin", name + ".so"},
+                               {"plugin_size", static_cast<std::uint64_t>(fs::file_size(tmp / (name + ".so")))},
+                               {"plugin_fnv1a64", proofs::file_fnv1a64((tmp / (name + ".so")).string())},
                                {"differential_fuzzer", b.fuzzer.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.fuzzer)}};
     write_text(tmp / (name + ".json"), manifest.dump(2) + "\n");
     return b;

@@ -1,9 +1,13 @@
 #include "proofs/oracle_plugin.h"
+#include "proofs/input_file.h"
 
 #include <dlfcn.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
@@ -29,11 +33,51 @@ void check_oracle_name(const std::string &name, const std::string &what) {
                                   shown, name.size() > 80 ? "..." : "", what));
 }
 
+std::string file_fnv1a64(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw input_error("cannot read " + path);
+    std::uint64_t h = 1469598103934665603ULL;
+    char buf[1 << 16];
+    while (in) {
+        in.read(buf, sizeof buf);
+        for (std::streamsize k = 0; k < in.gcount(); ++k)
+            h = (h ^ static_cast<unsigned char>(buf[k])) * 1099511628211ULL;
+    }
+    return fmt::format("{:016x}", h);
+}
+
 EquivResult prove_with_plugin(const std::string &so_path, const Variant &v, const std::string &oracle, Arch a,
                               unsigned timeout_ms) {
-    if (!std::filesystem::exists(so_path))
+    namespace fs = std::filesystem;
+    if (!fs::exists(so_path))
         throw input_error("unknown oracle \"" + oracle + "\": not built in, and no " + so_path +
                           " (build one with `schedcheck oracle build`)");
+    // The manifest's record of the plug-in, checked before dlopen().
+    const std::string mpath = fs::path(so_path).replace_extension(".json").string();
+    std::error_code ec;
+    if (!fs::is_regular_file(mpath, ec))
+        throw input_error("cannot load oracle plug-in " + so_path + ": no manifest " + mpath +
+                          " beside it (rebuild it with `schedcheck oracle build`)");
+    nlohmann::json m;
+    try {
+        m = nlohmann::json::parse(read_input_file(mpath, InputKind::manifest));
+    } catch (const nlohmann::json::exception &) {
+        throw input_error("cannot load oracle plug-in " + so_path + ": its manifest " + mpath + " is not JSON");
+    }
+    if (!m.is_object() || !m.contains("plugin_size") || !m["plugin_size"].is_number_unsigned() ||
+        !m.contains("plugin_fnv1a64") || !m["plugin_fnv1a64"].is_string())
+        throw input_error("cannot load oracle plug-in " + so_path + ": its manifest " + mpath +
+                          " records no size and checksum (made by an older schedcheck?); rebuild it with "
+                          "`schedcheck oracle build`");
+    const std::uint64_t size = fs::file_size(so_path, ec);
+    const std::string sum = file_fnv1a64(so_path);
+    if (ec || size != m["plugin_size"].get<std::uint64_t>() || sum != m["plugin_fnv1a64"].get<std::string>())
+        throw input_error(fmt::format("cannot load oracle plug-in {}: it does not match its manifest ({} bytes, "
+                                      "checksum {}; the manifest says {} bytes, checksum {}): truncated or changed "
+                                      "since `oracle build` made it; rebuild it",
+                                      so_path, size, sum, m["plugin_size"].get<std::uint64_t>(),
+                                      m["plugin_fnv1a64"].get<std::string>().substr(0, 16)));
     // Kept loaded for the life of the process: unloading code whose
     // thread-local shims may still be referenced is not worth the risk.
     void *h = dlopen(so_path.c_str(), RTLD_NOW | RTLD_LOCAL);

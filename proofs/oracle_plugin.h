@@ -34,7 +34,14 @@ bool valid_oracle_name(const std::string &name);
 // name") when the name is not valid.
 void check_oracle_name(const std::string &name, const std::string &what);
 
-// Runs an equivalence in a plug-in.  Throws input_error when there is no
+// FNV-1a (64 bits) of a file's bytes, as 16 hex digits: the checksum
+// `oracle build` records for its plug-in and checks before loading it.
+std::string file_fnv1a64(const std::string &path);
+
+// Runs an equivalence in a plug-in.  The plug-in must match the size and
+// checksum its manifest (NAME.json beside NAME.so) records: a truncated or
+// altered file is refused before dlopen(), which would otherwise fault
+// (SIGBUS) on the missing pages.  Throws input_error when there is no
 // such plug-in or it cannot be loaded, and passes on the plug-in's errors.
 EquivResult prove_with_plugin(const std::string &so_path, const Variant &v, const std::string &oracle, Arch a,
                               unsigned timeout_ms);

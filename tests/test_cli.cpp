@@ -298,5 +298,6 @@ TEST_CASE("cli: a missing or corrupt oracle plug-in is bad input", "[cli][equiv]
     Run junk = run("equiv --variant pelt/v6.1 --oracle junk --oracle-dir " + dir.string());
     CHECK(junk.code == 2);
     CHECK(junk.out.find("cannot load oracle plug-in") != std::string::npos);
+    CHECK(junk.out.find("no manifest") != std::string::npos);
     fs::remove_all(dir);
 }

@@ -104,5 +104,14 @@ TEST_CASE("oracle build: a relative --out with a quote and a space in it", "[no-
     INFO(eq.out);
     CHECK(eq.code == 0);
     CHECK(eq.out.find("EQUIVALENT") != std::string::npos);
+    // A truncated copy of the real plug-in is refused before it is loaded
+    // (dlopen of a truncated ELF file faults with SIGBUS).
+    fs::resize_file(d / out / "rel.so", fs::file_size(d / out / "rel.so") / 2);
+    Run cut = run_argv({SCHEDCHECK_BIN, "equiv", "--variant", "pelt/v6.1", "--oracle", "rel", "--oracle-dir", out,
+                        "--arch", "lp64"},
+                       d);
+    INFO(cut.out);
+    CHECK(cut.code == 2);
+    CHECK(cut.out.find("does not match its manifest") != std::string::npos);
     fs::remove_all(d);
 }
