@@ -26,7 +26,8 @@ namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
 
-extern "C" void on_signal(int sig) {
+// Called by the thread that takes the signals (install_signal_handlers).
+void on_signal(int sig) {
     if (g_signal == 0)
         g_signal = sig;
 }

@@ -98,6 +98,23 @@ void end_activation(utilest::cfs_rq<A> &rq, utilest::task<A> &p, bool sleep, typ
         U::util_est_dequeue(rq, p, sleep, k);
 }
 
+// The common scenario of bounded and ewma_between: a task with estimates
+// and util_avg <= 1024, a capacity <= 1024, and the end of one activation.
+// The runner gives the task before and after.
+template <class A> struct Activation {
+    utilest::task<A> before, after;
+};
+template <class I, class A, class In> std::function<Activation<A>()> one_activation(In &in, const KCase &c) {
+    const utilest::task<A> p0 = any_task<I, A>(in, 1024);
+    const auto cap = in.template var<typename A::ulong>("capacity", 0, 1024);
+    return [=]() {
+        Activation<A> a{p0, p0};
+        utilest::cfs_rq<A> rq{};
+        end_activation<I, A>(rq, a.after, case_sleep(c), cap, case_knobs(c));
+        return a;
+    };
+}
+
 template <class I, class A> void show_task(KOut<A> &o, const char *when, const utilest::task<A> &p) {
     using u64 = typename A::u64;
     o.shown.push_back({std::string("p.util_avg ") + when, u64(p.util_avg)});
@@ -124,12 +141,9 @@ struct Bounded {
     template <class I> static std::vector<KCase> cases(Arch) { return knob_cases<I>(true); }
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
         using u64 = typename A::u64;
-        const utilest::task<A> p0 = any_task<I, A>(in, 1024);
-        const auto cap = in.template var<typename A::ulong>("capacity", 0, 1024);
+        auto activation = one_activation<I, A>(in, c);
         return [=]() {
-            utilest::task<A> p = p0;
-            utilest::cfs_rq<A> rq{};
-            end_activation<I, A>(rq, p, case_sleep(c), cap, case_knobs(c));
+            const auto [p0, p] = activation();
             KOut<A> o;
             typename A::boolean t(true);
             o.checks.push_back(le<A>("the EWMA stays <= 1024", t, "value of ewma after", u64(value_ewma<I, A>(p.ewma)),
@@ -157,12 +171,9 @@ struct EwmaBetween {
     template <class I> static std::vector<KCase> cases(Arch) { return knob_cases<I>(true); }
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
         using u64 = typename A::u64;
-        const utilest::task<A> p0 = any_task<I, A>(in, 1024);
-        const auto cap = in.template var<typename A::ulong>("capacity", 0, 1024);
+        auto activation = one_activation<I, A>(in, c);
         return [=]() {
-            utilest::task<A> p = p0;
-            utilest::cfs_rq<A> rq{};
-            end_activation<I, A>(rq, p, case_sleep(c), cap, case_knobs(c));
+            const auto [p0, p] = activation();
             u64 before = u64(value_ewma<I, A>(p0.ewma)), after = u64(value_ewma<I, A>(p.ewma)), sample = u64(p0.util_avg);
             u64 lo = before < sample ? before : sample, hi = before < sample ? sample : before;
             KOut<A> o;
