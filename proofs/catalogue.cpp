@@ -1,3 +1,4 @@
+#include "proofs/balance_invariants.h"
 #include "proofs/cpuload_invariants.h"
 #include "proofs/invariant.h"
 #include "proofs/kernel_invariants.h"
@@ -9,6 +10,7 @@ const std::vector<InvariantInfo> &invariants() {
         std::vector<InvariantInfo> v;
         cpuload_inv::register_invariants(v);
         register_kernel_invariants(v);
+        register_balance_invariants(v);
         return v;
     }();
     return all;

@@ -55,8 +55,8 @@ struct ProofResult {
     std::size_t queries = 0;
     std::string domain;
     std::string reason; // why UNKNOWN, what failed, or what was established
-    std::optional<std::uint64_t> bound; // converges: ticks; no_overflow: largest safe load
-    std::string bound_kind;             // "ticks" or "largest safe load"
+    std::optional<std::uint64_t> bound; // converges: ticks; no_overflow: largest safe load; recovers: ms
+    std::string bound_kind;             // "ticks", "ms" or "largest safe load"
     std::optional<Counterexample> cex;
 };
 

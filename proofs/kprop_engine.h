@@ -31,6 +31,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -50,11 +51,15 @@ template <class A> struct Wide {
 template <class A> using KCheck = Check<Wide<A>>;
 
 // What a run of a case gives: the checks, and named values for the trace
-// of a concrete replay (ignored by the solver).
+// of a concrete replay (ignored by the solver).  `lines` is free text for
+// that trace (a timeline, a decision); an invariant fills it only on a
+// concrete run (see is_concrete), where the values are plain numbers.
 template <class A> struct KOut {
     std::vector<KCheck<A>> checks;
     std::vector<std::pair<std::string, typename A::u64>> shown;
+    std::vector<std::string> lines;
 };
+template <class A> constexpr bool is_concrete = std::is_integral_v<typename A::u64>;
 template <class A> using Runner = std::function<KOut<A>()>;
 
 struct KCase {
@@ -68,6 +73,8 @@ struct KCase {
 template <class A> ReplayResult kprop_replay_run(const KOut<A> &o) {
     ReplayResult rr;
     std::string trace;
+    for (const auto &l : o.lines)
+        trace += "  " + l + "\n";
     for (const auto &[name, v] : o.shown)
         trace += "  " + name + " = " + std::to_string(word_value(v)) + "\n";
     rr.trace = trace;

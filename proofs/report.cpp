@@ -60,6 +60,7 @@ std::string verdict_table(const std::vector<ProofResult> &results) {
         std::string detail;
         if (r.bound)
             detail = r.bound_kind == "ticks" ? fmt::format("bound {} ticks", *r.bound)
+                     : r.bound_kind == "ms"  ? fmt::format("bound {} ms", *r.bound)
                                              : fmt::format("largest safe load {}", *r.bound);
         if (!r.reason.empty())
             detail += (detail.empty() ? "" : "; ") + r.reason;
@@ -91,6 +92,8 @@ nlohmann::json result_json(const ProofResult &r) {
     if (r.bound) {
         if (r.bound_kind == "ticks")
             j["bound_ticks"] = *r.bound;
+        else if (r.bound_kind == "ms")
+            j["bound_ms"] = *r.bound;
         else
             j["largest_safe_load"] = *r.bound;
     }

@@ -1,0 +1,637 @@
+// The wake_affine invariants (seed 003), written once against the
+// kernel-shaped entry points of ref/wake_affine.h: effective_load(),
+// task_hot() and the decision wake_affine() (read through affine(), true
+// when the wakee is pulled to this_cpu), so that a kernel oracle of the
+// family can supply the same later.
+//
+// Each is a property of one decision, with no state to carry: every input
+// is symbolic except the C++ booleans of the interface (sync, the
+// sched_feat()s, the 6.1 idle bits, a SCHED_IDLE wakee) and the load index,
+// which are split into cases.  Tasks and CPUs are in the root group (depth
+// 0: effective_load() is the identity) except in
+// effective_load_monotone, which takes one group level.  "Loads" are the
+// CPUs' loads, the tasks' weights and the 6.1 PELT loads; CPU capacities
+// (power_of(), capacity_of()) are 1..1024 and imbalance_pct 100..200.
+#pragma once
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "proofs/kprop_engine.h"
+#include "proofs/pelt_invariants.h"
+#include "ref/wake_affine.h"
+
+namespace sc::proofs::wakeaffine_inv {
+
+using pelt_inv::eq;
+using pelt_inv::le;
+using wakeaffine::version;
+
+template <version V> struct RefWakeAffine {
+    static constexpr version shape = V;
+    template <class A> struct on {
+        static typename A::slong effective_load(const wakeaffine::tg_path<A> &path, typename A::slong wl,
+                                                typename A::slong wg, const wakeaffine::knobs<A> &k) {
+            // 6.1 has none (effective_load_monotone does not apply to it);
+            // the branch only keeps the dispatch compiling.
+            if constexpr (wakeaffine::has_effective_load<V>)
+                return wakeaffine::effective_load<V, A>(path, wl, wg, k);
+            else
+                throw std::logic_error("effective_load() does not exist in this version");
+        }
+        static bool task_hot(const wakeaffine::task<A> &p, typename A::u64 now, const wakeaffine::knobs<A> &k) {
+            return wakeaffine::task_hot<V, A>(p, now, k);
+        }
+        static bool affine(const wakeaffine::wake_env<A> &e, const wakeaffine::knobs<A> &k,
+                           wakeaffine::wa_trace<A> *tr) {
+            return wakeaffine::affine<V, A>(e, k, tr);
+        }
+    };
+};
+
+template <class I> constexpr version V_of = I::shape;
+template <class I> constexpr bool is_61 = I::shape == version::v6_1;
+
+constexpr std::uint64_t U64_MAX = ~std::uint64_t(0);
+constexpr std::uint64_t U32_MAX = 0xffffffffu;
+constexpr std::uint64_t S64_MAX = U64_MAX >> 1;
+constexpr std::uint64_t CAP_MAX = 1024;       // SCHED_CAPACITY_SCALE
+constexpr std::uint64_t NICE_WEIGHT_MIN = 15, NICE_WEIGHT_MAX = 88761;
+constexpr std::uint64_t LOAD_MAX_DEFAULT = 1u << 20; // decision_symmetric: about 1000 nice-0 tasks
+constexpr int SD_LLC_SIZE = 4;
+
+template <class A> constexpr std::uint64_t ulong_max = A::long_bits == 64 ? U64_MAX : U32_MAX;
+
+// ---------------------------------------------------------------------------
+// Cases: sync, the load index (0, or 1 with LB_BIAS), and per version the
+// features: NO_HOT_AFFINE and a SCHED_IDLE wakee (pjt-1-3); WA_IDLE,
+// WA_BIAS and the idle bits of both CPUs (6.1; WA_WEIGHT on, this_cpu and
+// prev_cpu sharing the LLC).
+struct WaCase {
+    bool sync = false;
+    int wake_idx = 0;
+    bool no_hot = true, idle_policy = false;
+    bool wa_idle = true, wa_bias = true, this_idle = false, prev_idle = false;
+};
+inline int encode(const WaCase &c) {
+    return int(c.sync) | c.wake_idx << 1 | int(c.no_hot) << 3 | int(c.idle_policy) << 4 | int(c.wa_idle) << 5 |
+           int(c.wa_bias) << 6 | int(c.this_idle) << 7 | int(c.prev_idle) << 8;
+}
+inline WaCase decode(int k) {
+    WaCase c;
+    c.sync = k & 1;
+    c.wake_idx = (k >> 1) & 3;
+    c.no_hot = (k >> 3) & 1;
+    c.idle_policy = (k >> 4) & 1;
+    c.wa_idle = (k >> 5) & 1;
+    c.wa_bias = (k >> 6) & 1;
+    c.this_idle = (k >> 7) & 1;
+    c.prev_idle = (k >> 8) & 1;
+    return c;
+}
+template <class I> KCase make_case(const WaCase &c) {
+    std::string l = c.sync ? "sync" : "not sync";
+    std::vector<std::pair<std::string, std::uint64_t>> fixed = {{"sync", std::uint64_t(c.sync)}};
+    if constexpr (!is_61<I>) {
+        l += fmt::format(", wake_idx {}", c.wake_idx);
+        fixed.push_back({"wake_idx", std::uint64_t(c.wake_idx)});
+    }
+    if constexpr (V_of<I> == version::pjt_1_3) {
+        l += fmt::format(", NO_HOT_AFFINE {}{}", c.no_hot ? "on" : "off", c.idle_policy ? ", SCHED_IDLE wakee" : "");
+        fixed.push_back({"NO_HOT_AFFINE", std::uint64_t(c.no_hot)});
+    }
+    if constexpr (is_61<I>) {
+        l += fmt::format(", WA_IDLE {}, WA_BIAS {}, this_cpu {}, prev_cpu {}", c.wa_idle ? "on" : "off",
+                         c.wa_bias ? "on" : "off", c.this_idle ? "idle" : "busy", c.prev_idle ? "idle" : "busy");
+        fixed.push_back({"WA_IDLE", std::uint64_t(c.wa_idle)});
+        fixed.push_back({"WA_BIAS", std::uint64_t(c.wa_bias)});
+    }
+    return KCase{l, -1, encode(c), fixed};
+}
+template <class I> std::vector<KCase> decision_cases() {
+    std::vector<KCase> cs;
+    for (int sync = 0; sync < 2; ++sync) {
+        WaCase c;
+        c.sync = sync;
+        if constexpr (is_61<I>) {
+            for (int wi = 0; wi < 2; ++wi)
+                for (int wb = 0; wb < 2; ++wb)
+                    for (int ti = 0; ti < 2; ++ti)
+                        for (int pi = 0; pi < 2; ++pi) {
+                            c.wa_idle = wi, c.wa_bias = wb, c.this_idle = ti, c.prev_idle = pi;
+                            cs.push_back(make_case<I>(c));
+                        }
+        } else {
+            for (int idx = 0; idx < 2; ++idx) {
+                c.wake_idx = idx;
+                if constexpr (V_of<I> == version::pjt_1_3) {
+                    for (int nh = 0; nh < 2; ++nh)
+                        for (int ip = 0; ip < 2; ++ip) {
+                            c.no_hot = nh, c.idle_policy = ip;
+                            cs.push_back(make_case<I>(c));
+                        }
+                } else {
+                    cs.push_back(make_case<I>(c));
+                }
+            }
+        }
+    }
+    return cs;
+}
+
+// ---------------------------------------------------------------------------
+// Inputs of one decision, loads up to L.
+
+template <class A, class In>
+wakeaffine::cpu<A> any_cpu(In &in, const std::string &n, std::uint64_t L, bool idle) {
+    using ulong = typename A::ulong;
+    wakeaffine::cpu<A> c;
+    c.weighted_cpuload = in.template var<ulong>(n + ".load", 0, L, true);
+    c.cpu_load_idx = in.template var<ulong>(n + ".cpu_load[idx]", 0, L, true);
+    c.nr_running = in.template var<typename A::uint>(n + ".nr_running", 0, 1u << 20);
+    c.power = in.template var<ulong>(n + ".capacity", 1, CAP_MAX);
+    c.clock_task = in.template var<typename A::u64>(n + ".clock_task", 0, U64_MAX);
+    c.idle = idle;
+    return c;
+}
+
+template <class I, class A, class In>
+wakeaffine::task<A> any_task(In &in, const std::string &n, std::uint64_t L, bool weights_are_loads) {
+    using ulong = typename A::ulong;
+    wakeaffine::task<A> t;
+    t.weight = weights_are_loads ? in.template var<ulong>(n + ".weight", 0, L, true)
+                                 : in.template var<ulong>(n + ".weight", NICE_WEIGHT_MIN, NICE_WEIGHT_MAX);
+    if constexpr (V_of<I> == version::pjt_1_3)
+        t.exec_start = in.template var<typename A::u64>(n + ".exec_start", 0, U64_MAX);
+    if constexpr (V_of<I> == version::v3_13)
+        t.wakee_flips = in.template var<ulong>(n + ".wakee_flips", 0, 1u << 20);
+    if constexpr (is_61<I>) {
+        t.load_avg = in.template var<ulong>(n + ".load_avg", 0, L, true);
+        t.cfs_h_load = in.template var<ulong>(n + ".cfs_rq h_load", 0, L, true);
+        t.cfs_load_avg = in.template var<ulong>(n + ".cfs_rq load_avg", 0, L, true);
+    }
+    return t;
+}
+
+template <class I, class A, class In> wakeaffine::knobs<A> any_knobs(In &in, const WaCase &c) {
+    wakeaffine::knobs<A> k;
+    k.imbalance_pct = in.template var<typename A::uint>("imbalance_pct", 100, 200);
+    k.wake_idx = c.wake_idx;
+    k.LB_BIAS = true;
+    k.NO_HOT_AFFINE = c.no_hot;
+    k.WA_IDLE = c.wa_idle;
+    k.WA_WEIGHT = true;
+    k.WA_BIAS = c.wa_bias;
+    k.cpus_share_cache = true;
+    k.sd_llc_size = SD_LLC_SIZE;
+    if constexpr (V_of<I> == version::pjt_1_3)
+        k.sysctl_sched_migration_cost = in.template var<typename A::uint>("sysctl_sched_migration_cost", 0, U32_MAX);
+    return k;
+}
+
+template <class I, class A, class In>
+wakeaffine::wake_env<A> any_wakeup(In &in, const WaCase &c, std::uint64_t L, bool weights_are_loads) {
+    wakeaffine::wake_env<A> e;
+    e.this_rq = any_cpu<A>(in, "this_cpu", L, c.this_idle);
+    e.prev_rq = any_cpu<A>(in, "prev_cpu", L, c.prev_idle);
+    e.p = any_task<I, A>(in, "p", L, weights_are_loads);
+    e.curr = any_task<I, A>(in, "current", L, weights_are_loads);
+    e.p.idle_policy = c.idle_policy;
+    e.sync = c.sync;
+    return e;
+}
+
+// ---------------------------------------------------------------------------
+// The decision as a reviewer reads it.
+template <class I, class A>
+void decision_lines(KOut<A> &o, const std::string &title, const wakeaffine::wake_env<A> &e,
+                    const wakeaffine::knobs<A> &k, const wakeaffine::wa_trace<A> &tr, bool pulled) {
+    if constexpr (is_concrete<A>) {
+        auto cpu = [](const wakeaffine::cpu<A> &c) {
+            return fmt::format("load {}, cpu_load[idx] {}, nr_running {}, capacity {}{}", std::uint64_t(c.weighted_cpuload),
+                               std::uint64_t(c.cpu_load_idx), std::uint64_t(c.nr_running), std::uint64_t(c.power),
+                               c.idle ? ", idle" : "");
+        };
+        o.lines.push_back(title + ":");
+        o.lines.push_back("  this_cpu: " + cpu(e.this_rq));
+        o.lines.push_back("  prev_cpu: " + cpu(e.prev_rq));
+        o.lines.push_back(fmt::format("  wakee weight {}, waker weight {}, sync {}, imbalance_pct {}",
+                                      std::uint64_t(e.p.weight), std::uint64_t(e.curr.weight), e.sync ? 1 : 0,
+                                      std::uint64_t(k.imbalance_pct)));
+        if constexpr (is_61<I>)
+            o.lines.push_back(fmt::format("  idle target {}, weight target {} (this_cpu {}, prev_cpu {}, none {})",
+                                          tr.idle_target, tr.weight_target, e.this_cpu, e.prev_cpu, e.nr_cpumask_bits));
+        else
+            o.lines.push_back(fmt::format("  this_load {}, load (prev) {}{}{}", std::int64_t(tr.this_load),
+                                          std::int64_t(tr.load), tr.hot ? ", wakee cache-hot on prev_cpu" : "",
+                                          tr.wide ? ", wake_wide" : ""));
+        o.lines.push_back(fmt::format("  this_eff_load {}  vs  prev_eff_load {}  ({} pulls)", std::int64_t(tr.this_eff_load),
+                                      std::int64_t(tr.prev_eff_load), is_61<I> ? "<" : "<="));
+        o.lines.push_back(fmt::format("  decision: {}", pulled ? "pull the wakee to this_cpu" : "leave it on prev_cpu"));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// wakeaffine.decision_symmetric: swapping the two CPUs' loads changes the
+// decision consistently.  "Consistently": the decision is monotone in the
+// loads, so when this_cpu carries the larger load a >= b (on both load
+// readings, the current and the cpu_load[idx] one) and the wakee is pulled
+// anyway, it is still pulled once the loads are swapped (this_cpu the
+// lighter).  A swap of equal loads is the same state: the decision is the
+// variant's tie rule, the same both ways (up to v3.13 equal effective
+// loads pull ("<="), 6.1 pulls only on "<", a sync wake-up's +1 making its
+// tie a pull).  Capacities, nr_running and the idle bits stay with their
+// CPU.  Loads up to 2^20, task weights of nice levels.
+struct DecisionSymmetric {
+    static constexpr const char *id = "wakeaffine.decision_symmetric";
+    static constexpr bool integer_first = false;
+    template <class I> static bool applies() { return true; }
+    template <class I> static std::string domain(Arch) {
+        return "root task groups; CPU and PELT loads 0..2^20, task weights 15..88761, capacities 1..1024, "
+               "imbalance_pct 100..200, nr_running 0..2^20; a >= b on both load readings; sync, wake_idx 0/1 and "
+               "the features split into cases";
+    }
+    template <class I> static std::vector<KCase> cases(Arch) { return decision_cases<I>(); }
+    template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
+        const WaCase w = decode(c.kind);
+        const wakeaffine::knobs<A> k = any_knobs<I, A>(in, w);
+        const wakeaffine::wake_env<A> e = any_wakeup<I, A>(in, w, LOAD_MAX_DEFAULT, false);
+        in.require(e.prev_rq.weighted_cpuload <= e.this_rq.weighted_cpuload, "prev_cpu.load <= this_cpu.load");
+        in.require(e.prev_rq.cpu_load_idx <= e.this_rq.cpu_load_idx, "prev_cpu.cpu_load[idx] <= this_cpu.cpu_load[idx]");
+        return [=]() {
+            using U = typename I::template on<A>;
+            wakeaffine::wake_env<A> s = e;
+            s.this_rq.weighted_cpuload = e.prev_rq.weighted_cpuload;
+            s.prev_rq.weighted_cpuload = e.this_rq.weighted_cpuload;
+            s.this_rq.cpu_load_idx = e.prev_rq.cpu_load_idx;
+            s.prev_rq.cpu_load_idx = e.this_rq.cpu_load_idx;
+            wakeaffine::wa_trace<A> t1, t2;
+            const bool heavy = U::affine(e, k, &t1);
+            const bool light = U::affine(s, k, &t2);
+            KOut<A> o;
+            o.checks.push_back(eq<A>("pulled to the busier this_cpu, so pulled once this_cpu is the lighter",
+                                     typename A::boolean(heavy), "pulled after the swap", typename A::u64(light ? 1 : 0),
+                                     "1", typename A::u64(1)));
+            decision_lines<I>(o, "this_cpu the busier", e, k, t1, heavy);
+            decision_lines<I>(o, "loads swapped", s, k, t2, light);
+            return o;
+        };
+    }
+};
+
+// wakeaffine.hot_not_moved (pjt-1-3, the variant with NO_HOT_AFFINE): with
+// the feature on, a wakee that is cache-hot on prev_cpu (task_hot()
+// against prev_cpu's clock_task) is never pulled.
+struct HotNotMoved {
+    static constexpr const char *id = "wakeaffine.hot_not_moved";
+    static constexpr bool integer_first = false;
+    template <class I> static bool applies() { return wakeaffine::has_no_hot_affine<I::shape>; }
+    template <class I> static std::string domain(Arch) {
+        return "NO_HOT_AFFINE on; any clocks, exec_start and sysctl_sched_migration_cost; SCHED_IDLE wakee or not; "
+               "root task groups, loads 0..2^20, sync and wake_idx 0/1 split into cases";
+    }
+    template <class I> static std::vector<KCase> cases(Arch) {
+        std::vector<KCase> cs;
+        for (const KCase &c : decision_cases<I>())
+            if (decode(c.kind).no_hot)
+                cs.push_back(c);
+        return cs;
+    }
+    template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
+        const WaCase w = decode(c.kind);
+        const wakeaffine::knobs<A> k = any_knobs<I, A>(in, w);
+        const wakeaffine::wake_env<A> e = any_wakeup<I, A>(in, w, LOAD_MAX_DEFAULT, false);
+        return [=]() {
+            using U = typename I::template on<A>;
+            const bool hot = U::task_hot(e.p, e.prev_rq.clock_task, k);
+            wakeaffine::wa_trace<A> tr;
+            const bool pulled = U::affine(e, k, &tr);
+            KOut<A> o;
+            o.checks.push_back(eq<A>("a cache-hot wakee is not pulled", typename A::boolean(hot), "pulled",
+                                     typename A::u64(pulled ? 1 : 0), "0", typename A::u64(0)));
+            o.shown = {{"prev_cpu clock_task", e.prev_rq.clock_task}, {"p.exec_start", e.p.exec_start},
+                       {"sysctl_sched_migration_cost", typename A::u64(k.sysctl_sched_migration_cost)}};
+            decision_lines<I>(o, "the wake-up", e, k, tr, pulled);
+            return o;
+        };
+    }
+};
+
+// ---------------------------------------------------------------------------
+// wakeaffine.effective_load_monotone (the variants with effective_load():
+// v2.6.37 .. v3.13; 6.1 has none): adding more weight to a group's cfs_rq
+// on a CPU never lowers the estimated change of the root-level load there.
+// One group level under the root; the wakee's call, effective_load(tg,
+// w, w): w1 <= w2 in 0..88761.  Group state: tg->shares 2..2^18
+// (MIN_SHARES..MAX_SHARES), the group entity's weight at most the shares,
+// the cfs_rq weights and the group's total 0..2^20 with this CPU's
+// published part within the total.
+struct EffectiveLoadMonotone {
+    static constexpr const char *id = "wakeaffine.effective_load_monotone";
+    static constexpr bool integer_first = false;
+    template <class I> static bool applies() { return wakeaffine::has_effective_load<I::shape>; }
+    template <class I> static std::string domain(Arch) {
+        return "one group level; w1 <= w2 in 0..88761 (effective_load(tg, w, w)); tg->shares 2..2^18, the group "
+               "entity's weight <= shares, cfs_rq and group weights 0..2^20, this CPU's published part <= the "
+               "group's total; ASYM_EFF_LOAD on";
+    }
+    template <class I> static std::vector<KCase> cases(Arch) { return {{"one group level", -1, 0, {}}}; }
+    template <class I, class A, class In> static Runner<A> build(In &in, const KCase &) {
+        using ulong = typename A::ulong;
+        using slong = typename A::slong;
+        constexpr std::uint64_t W = 1u << 20;
+        wakeaffine::tg_path<A> path;
+        path.depth = 1;
+        wakeaffine::tg_level<A> &se = path.level[0];
+        se.tg_shares = in.template var<ulong>("tg->shares", 2, 1u << 18);
+        se.se_load_weight = in.template var<ulong>("se->load.weight", 0, 1u << 18);
+        in.require(se.se_load_weight <= se.tg_shares, "se->load.weight <= tg->shares");
+        se.my_q_load_weight = in.template var<ulong>("my_q->load.weight", 0, W);
+        if constexpr (V_of<I> == version::v2_6_37) {
+            se.my_q_shares = in.template var<ulong>("my_q->shares", 0, 1u << 18);
+            in.require(se.my_q_shares <= se.tg_shares, "my_q->shares <= tg->shares");
+            se.my_q_rq_weight = in.template var<ulong>("my_q->rq_weight", 0, W);
+        } else if constexpr (V_of<I> == version::v3_13) {
+            se.tg_load_avg = in.template var<slong>("tg->load_avg", 0, W);
+            se.my_q_tg_load_contrib = in.template var<ulong>("my_q->tg_load_contrib", 0, W);
+            in.require(se.my_q_tg_load_contrib <= ulong(se.tg_load_avg), "my_q->tg_load_contrib <= tg->load_avg");
+        } else {
+            se.tg_load_weight = in.template var<typename A::sint>("tg->load_weight", 0, W);
+            se.my_q_load_contribution = in.template var<ulong>("my_q->load_contribution", 0, W);
+            in.require(se.my_q_load_contribution <= ulong(se.tg_load_weight),
+                       "my_q->load_contribution <= tg->load_weight");
+        }
+        const ulong w1 = in.template var<ulong>("w1", 0, NICE_WEIGHT_MAX);
+        const ulong w2 = in.template var<ulong>("w2", 0, NICE_WEIGHT_MAX);
+        in.require(w1 <= w2, "w1 <= w2");
+        wakeaffine::knobs<A> k;
+        k.ASYM_EFF_LOAD = true;
+        return [=]() {
+            using U = typename I::template on<A>;
+            const slong e1 = U::effective_load(path, slong(w1), slong(w1), k);
+            const slong e2 = U::effective_load(path, slong(w2), slong(w2), k);
+            KOut<A> o;
+            typename A::boolean t(true);
+            // Signed comparison through an order-preserving map to u64:
+            // flip the sign bit.
+            using s64 = typename A::s64;
+            using u64 = typename A::u64;
+            const u64 bias = u64(1) << 63;
+            o.checks.push_back(le<A>("more weight added never lowers the effective load", t,
+                                     "effective_load(w1) + 2^63", u64(s64(e1)) ^ bias, "effective_load(w2) + 2^63",
+                                     u64(s64(e2)) ^ bias));
+            if constexpr (is_concrete<A>)
+                o.lines.push_back(fmt::format("effective_load(tg, w1 = {}, w1) = {}; effective_load(tg, w2 = {}, w2) = {}",
+                                              std::uint64_t(w1), std::int64_t(e1), std::uint64_t(w2), std::int64_t(e2)));
+            return o;
+        };
+    }
+};
+
+// ---------------------------------------------------------------------------
+// wakeaffine.no_overflow: no arithmetic of the decision wraps where the
+// code does not mean it to, signed or unsigned.  Each check restates one
+// operation's operands from the inputs (root task groups):
+//   v2.6.37 (unsigned long): this_load - current's weight on a sync wake-up
+//     (this is the wrap v2.6.38's s64 loads removed), the two effective
+//     load products 100 * power(prev) * (this_load + w) and
+//     (100 + (pct - 100) / 2) * power(this) * load, this_load +
+//     target_load(prev);
+//   pjt-1 .. v3.13 (s64): the same products in s64; v3.13's
+//     sd_llc_size * wakee_flips (unsigned long);
+//   6.1: task_h_load()'s load_avg * h_load (unsigned long), and the
+//     effective loads in s64: (load(this) [- h_load(current)] + h_load(p))
+//     * 100 * capacity(prev) and |load(prev) - h_load(p)| * (100 + (pct -
+//     100) / 2) * capacity(this) (the difference may go negative: on lp64
+//     through a u64 wrap the code means, exact in two's complement).
+// The largest safe load is found as cpuload finds it: the largest L such
+// that the property is PROVED with every load (CPU loads, task weights,
+// PELT loads) in 0..L; it is then checked that L + 1 has a counterexample.
+struct NoOverflow {
+    static constexpr const char *id = "wakeaffine.no_overflow";
+    static constexpr bool integer_first = false;
+    // The load bound of the current proof (the whole range by default, and
+    // for replays); the search narrows it on this thread.
+    static std::uint64_t &limit() {
+        thread_local std::uint64_t l = U64_MAX;
+        return l;
+    }
+    static constexpr bool custom_prove = true;
+    static bool is_load_name(const std::string &n) {
+        auto ends = [&](const std::string &suf) {
+            return n.size() >= suf.size() && n.compare(n.size() - suf.size(), suf.size(), suf) == 0;
+        };
+        return ends(".load") || ends(".weight") || n.find("cpu_load[idx]") != std::string::npos ||
+               n.find("load_avg") != std::string::npos || n.find("h_load") != std::string::npos;
+    }
+    // The corner of a case at load L: every load L, capacities 1024,
+    // imbalance_pct 200, one task running, every other input at the bottom
+    // of its range.
+    template <class I, class C> static std::map<std::string, std::uint64_t> corner(const KCase &cs, std::uint64_t L) {
+        ConcreteInputs probe({});
+        (void)build<I, C>(probe, cs);
+        auto vals = probe.values();
+        for (auto &[n, x] : vals) {
+            if (is_load_name(n))
+                x = L;
+            else if (n.find("capacity") != std::string::npos)
+                x = CAP_MAX;
+            else if (n == "imbalance_pct")
+                x = 200;
+            else if (n.find("nr_running") != std::string::npos)
+                x = 1;
+        }
+        return vals;
+    }
+    static std::uint64_t max_load(const Counterexample &ce) {
+        std::uint64_t m = 0;
+        for (const auto &[n, x] : ce.inputs)
+            if (is_load_name(n))
+                m = std::max(m, x);
+        return m;
+    }
+    // The verdict over the whole load range, then the largest safe load:
+    // the smallest load at which a corner of some case wraps (a concrete
+    // search), minus one, proved safe by the engine; a counterexample below
+    // it moves the candidate under that counterexample's largest load.
+    template <class I, class S, class C>
+    static ProofResult prove_custom(const Variant &v, Arch a, const ProveOptions &o, const std::string &dom) {
+        auto t0 = std::chrono::steady_clock::now();
+        struct Reset {
+            ~Reset() { limit() = U64_MAX; }
+        } reset;
+        const std::uint64_t full = a == Arch::lp64 ? U64_MAX : U32_MAX;
+        limit() = full;
+        ProofResult r = prove_kprop<NoOverflow, I, S, C>(v, a, o, dom);
+        r.bound_kind = "largest safe load";
+        auto done = [&] {
+            r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            return r;
+        };
+        if (r.verdict == Verdict::PROVED) {
+            r.bound = full;
+            return done();
+        }
+        if (r.verdict != Verdict::COUNTEREXAMPLE)
+            return done();
+        const auto cases_ = cases<I>(a);
+        auto fails = [&](std::uint64_t L) {
+            for (const KCase &cs : cases_)
+                if (kprop_replay<NoOverflow, I, C>(cs, corner<I, C>(cs, L)).violated)
+                    return true;
+            return false;
+        };
+        std::uint64_t hi = fails(full) ? full : max_load(*r.cex);
+        std::uint64_t lo = 0; // the smallest failing load is in [lo, hi]
+        if (!fails(hi))
+            hi = full;
+        while (lo < hi) {
+            std::uint64_t mid = lo + (hi - lo) / 2;
+            if (fails(mid))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        std::optional<std::uint64_t> cand;
+        if (lo > 0)
+            cand = lo - 1;
+        for (int round = 0; round < 6 && cand; ++round) {
+            limit() = *cand;
+            ProofResult q = prove_kprop<NoOverflow, I, S, C>(v, a, o, dom);
+            r.queries += q.queries;
+            r.paths += q.paths;
+            if (q.verdict == Verdict::PROVED) {
+                r.bound = *cand;
+                r.reason += fmt::format("; every load <= {} is safe (PROVED), load {} wraps", *cand, *cand + 1);
+                return done();
+            }
+            if (q.verdict != Verdict::COUNTEREXAMPLE) {
+                r.reason += "; largest safe load not established: " + q.reason;
+                return done();
+            }
+            std::uint64_t m = max_load(*q.cex);
+            cand.reset();
+            if (m > 0)
+                cand = m - 1;
+        }
+        r.reason += "; no safe load found: it wraps even with every load 0";
+        return done();
+    }
+    template <class I> static bool applies() { return true; }
+    template <class I> static std::string domain(Arch a) {
+        return fmt::format("root task groups; every load (CPU loads, task weights, PELT loads) 0..{}, capacities "
+                           "1..1024, imbalance_pct 100..200, nr_running 0..2^20{}; sync, wake_idx 0/1 and the features "
+                           "split into cases",
+                           a == Arch::lp64 ? "U64_MAX" : "U32_MAX",
+                           V_of<I> == version::v3_13 ? ", wakee_flips 0..2^20, sd_llc_size 4" : "");
+    }
+    template <class I> static std::vector<KCase> cases(Arch) { return decision_cases<I>(); }
+    template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
+        using u64 = typename A::u64;
+        using ulong = typename A::ulong;
+        const WaCase w = decode(c.kind);
+        const std::uint64_t L = std::min(limit(), ulong_max<A>);
+        const wakeaffine::knobs<A> k = any_knobs<I, A>(in, w);
+        const wakeaffine::wake_env<A> e = any_wakeup<I, A>(in, w, L, true);
+        return [=]() {
+            using U = typename I::template on<A>;
+            wakeaffine::wa_trace<A> tr;
+            const bool pulled = U::affine(e, k, &tr);
+            KOut<A> o;
+            typename A::boolean t(true);
+            const u64 smax = u64(S64_MAX);
+            const u64 pct2 = u64(100) + (u64(k.imbalance_pct) - u64(100)) / u64(2);
+            // x * f <= lim, f > 0: exact in u64 on ilp32 (x < 2^34, f < 2^18),
+            // by division on lp64.
+            auto fits = [&](const std::string &what, typename A::boolean g, const std::string &xn, u64 x,
+                            const std::string &fn, u64 f, u64 lim) {
+                if constexpr (A::long_bits == 32)
+                    o.checks.push_back(le<A>(what, g, xn + " * " + fn, x * f, "LIMIT", lim));
+                else
+                    o.checks.push_back(le<A>(what, g, xn, x, "LIMIT / (" + fn + ")", lim / f));
+            };
+            if constexpr (!is_61<I>) {
+                const u64 lim = wakeaffine::signed_loads<I::shape> ? smax : u64(ulong_max<A>);
+                const u64 T0 = u64(wakeaffine::target_load<I::shape, A>(e.this_rq, k.wake_idx, k));
+                const u64 Ld = u64(wakeaffine::source_load<I::shape, A>(e.prev_rq, k.wake_idx, k));
+                const u64 wc = u64(e.curr.weight), wp = u64(e.p.weight);
+                bool reached = true;
+                if constexpr (V_of<I> == version::pjt_1_3)
+                    reached = !tr.hot;
+                if constexpr (V_of<I> == version::v3_13) {
+                    o.checks.push_back(le<A>("sd_llc_size * p->wakee_flips does not wrap (unsigned long)",
+                                             typename A::boolean(reached) && e.p.wakee_flips > ulong(SD_LLC_SIZE),
+                                             "p->wakee_flips", u64(e.p.wakee_flips), "ULONG_MAX / sd_llc_size",
+                                             u64(ulong_max<A> / SD_LLC_SIZE)));
+                    reached = reached && !tr.wide;
+                }
+                const typename A::boolean go(reached);
+                if constexpr (!wakeaffine::signed_loads<I::shape>) {
+                    if (w.sync)
+                        o.checks.push_back(le<A>("sync: this_load - current's weight does not wrap (unsigned long)", go,
+                                                 "current's weight", wc, "this_load", T0));
+                }
+                // this_load after the sync adjustment, as the code had it.
+                const u64 TL = u64(tr.this_load);
+                typename A::boolean prod = go;
+                if constexpr (wakeaffine::signed_loads<I::shape>)
+                    prod = go && tr.this_load > typename A::s64(0);
+                else
+                    prod = go && TL != u64(0);
+                o.checks.push_back(le<A>("this_load + w does not wrap", prod, "w", wp, "LIMIT - this_load", lim - TL));
+                fits("100 * power(prev) * (this_load + w) does not wrap", prod, "(this_load + w)", TL + wp,
+                     "100 * power(prev)", u64(100) * u64(e.prev_rq.power), lim);
+                fits("(100 + (pct - 100) / 2) * power(this) * load does not wrap", prod, "load", Ld,
+                     "pct' * power(this)", pct2 * u64(e.this_rq.power), lim);
+                const u64 TLp = u64(wakeaffine::target_load<I::shape, A>(e.prev_rq, k.wake_idx, k));
+                o.checks.push_back(le<A>("this_load + target_load(prev) does not wrap",
+                                         go && typename A::boolean(!tr.balanced) && tr.this_load <= tr.load,
+                                         "target_load(prev)", TLp, "LIMIT - this_load", lim - TL));
+            } else {
+                const u64 lm = u64(ulong_max<A>);
+                auto h_load_fits = [&](const char *who, const wakeaffine::task<A> &p) {
+                    const std::string what = std::string("task_h_load(") + who + "): load_avg * h_load does not wrap (unsigned long)";
+                    if constexpr (A::long_bits == 32)
+                        o.checks.push_back(le<A>(what, t, "load_avg * h_load", u64(p.load_avg) * u64(p.cfs_h_load),
+                                                 "ULONG_MAX", lm));
+                    else
+                        o.checks.push_back(le<A>(what, p.cfs_h_load != ulong(0), "load_avg", u64(p.load_avg),
+                                                 "ULONG_MAX / h_load", lm / u64(p.cfs_h_load)));
+                };
+                h_load_fits("p", e.p);
+                // wake_affine_weight() runs when the idle test had no answer;
+                // a sync waker heavier than this_cpu's load returns early.
+                const u64 task_load = u64(wakeaffine::task_h_load<I::shape, A>(e.p));
+                const u64 th = u64(e.this_rq.weighted_cpuload);
+                typename A::boolean weighed(tr.weight_target != -1);
+                u64 base = th;
+                if (w.sync) {
+                    h_load_fits("current", e.curr);
+                    const u64 cur = u64(wakeaffine::task_h_load<I::shape, A>(e.curr));
+                    weighed = weighed && cur <= th;
+                    base = th - cur;
+                }
+                o.checks.push_back(le<A>("load(this) + h_load(p) does not wrap", weighed, "h_load(p)", task_load,
+                                         "S64_MAX - load(this)", smax - base));
+                fits("this_eff_load does not wrap (s64)", weighed, "(load(this) + h_load(p))", base + task_load,
+                     w.wa_bias ? "100 * capacity(prev)" : "capacity(prev)",
+                     (w.wa_bias ? u64(100) : u64(1)) * u64(e.prev_rq.power), smax);
+                const u64 pv = u64(e.prev_rq.weighted_cpuload);
+                const u64 diff = pv >= task_load ? pv - task_load : task_load - pv;
+                fits("prev_eff_load does not wrap (s64)", weighed, "|load(prev) - h_load(p)|", diff,
+                     w.wa_bias ? "pct' * capacity(this)" : "capacity(this)",
+                     (w.wa_bias ? pct2 : u64(1)) * u64(e.this_rq.power), smax);
+            }
+            decision_lines<I>(o, "the wake-up", e, k, tr, pulled);
+            return o;
+        };
+    }
+};
+
+} // namespace sc::proofs::wakeaffine_inv
