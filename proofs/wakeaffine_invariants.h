@@ -11,7 +11,7 @@
 // 0: effective_load() is the identity) except in
 // effective_load_monotone, which takes one group level.  "Loads" are the
 // CPUs' loads, the tasks' weights and the 6.1 PELT loads; CPU capacities
-// (power_of(), capacity_of()) are 1..1024 and imbalance_pct 100..200.
+// (power_of(), capacity_of()) are fixed at 1024, imbalance_pct at 125 and nr_running at 2 (see any_cpu()).
 #pragma once
 #include <fmt/format.h>
 
@@ -57,6 +57,8 @@ template <version V> struct RefWakeAffine {
 
 template <class I> constexpr version V_of = I::shape;
 template <class I> constexpr bool is_61 = I::shape == version::v6_1;
+// The CPU load is rq->load.weight (up to pjt-1-3), not a PELT average.
+template <class I> constexpr bool weight_loads = I::shape <= version::pjt_1_3;
 
 constexpr std::uint64_t U64_MAX = ~std::uint64_t(0);
 constexpr std::uint64_t U32_MAX = 0xffffffffu;
@@ -148,14 +150,21 @@ template <class I> std::vector<KCase> decision_cases() {
 // ---------------------------------------------------------------------------
 // Inputs of one decision, loads up to L.
 
-template <class A, class In>
+// Capacities are fixed at SCHED_CAPACITY_SCALE and nr_running at 2 (1..2
+// in 6.1, where only "== 1" is asked): a symbolic factor would make every
+// product and cpu_avg_load_per_task()'s division a full multiplier or
+// divider circuit, beyond the family's time budget.  The domain texts say so.
+template <class I, class A, class In>
 wakeaffine::cpu<A> any_cpu(In &in, const std::string &n, std::uint64_t L, bool idle) {
     using ulong = typename A::ulong;
     wakeaffine::cpu<A> c;
     c.weighted_cpuload = in.template var<ulong>(n + ".load", 0, L, true);
     c.cpu_load_idx = in.template var<ulong>(n + ".cpu_load[idx]", 0, L, true);
-    c.nr_running = in.template var<typename A::uint>(n + ".nr_running", 0, 1u << 20);
-    c.power = in.template var<ulong>(n + ".capacity", 1, CAP_MAX);
+    if constexpr (is_61<I>)
+        c.nr_running = in.template var<typename A::uint>(n + ".nr_running", 1, 2);
+    else
+        c.nr_running = in.template fixed<typename A::uint>(n + ".nr_running", 2);
+    c.power = in.template fixed<ulong>(n + ".capacity", CAP_MAX);
     c.clock_task = in.template var<typename A::u64>(n + ".clock_task", 0, U64_MAX);
     c.idle = idle;
     return c;
@@ -174,14 +183,16 @@ wakeaffine::task<A> any_task(In &in, const std::string &n, std::uint64_t L, bool
     if constexpr (is_61<I>) {
         t.load_avg = in.template var<ulong>(n + ".load_avg", 0, L, true);
         t.cfs_h_load = in.template var<ulong>(n + ".cfs_rq h_load", 0, L, true);
-        t.cfs_load_avg = in.template var<ulong>(n + ".cfs_rq load_avg", 0, L, true);
+        // Below ULONG_MAX: task_h_load() divides by it + 1.
+        t.cfs_load_avg = in.template var<ulong>(n + ".cfs_rq load_avg", 0, std::min(L, ulong_max<A> - 1), true);
     }
     return t;
 }
 
 template <class I, class A, class In> wakeaffine::knobs<A> any_knobs(In &in, const WaCase &c) {
     wakeaffine::knobs<A> k;
-    k.imbalance_pct = in.template var<typename A::uint>("imbalance_pct", 100, 200);
+    // The affine domain's default (sd_init()); fixed for the reason above.
+    k.imbalance_pct = in.template fixed<typename A::uint>("imbalance_pct", 125);
     k.wake_idx = c.wake_idx;
     k.LB_BIAS = true;
     k.NO_HOT_AFFINE = c.no_hot;
@@ -198,12 +209,16 @@ template <class I, class A, class In> wakeaffine::knobs<A> any_knobs(In &in, con
 template <class I, class A, class In>
 wakeaffine::wake_env<A> any_wakeup(In &in, const WaCase &c, std::uint64_t L, bool weights_are_loads) {
     wakeaffine::wake_env<A> e;
-    e.this_rq = any_cpu<A>(in, "this_cpu", L, c.this_idle);
-    e.prev_rq = any_cpu<A>(in, "prev_cpu", L, c.prev_idle);
+    e.this_rq = any_cpu<I, A>(in, "this_cpu", L, c.this_idle);
+    e.prev_rq = any_cpu<I, A>(in, "prev_cpu", L, c.prev_idle);
     e.p = any_task<I, A>(in, "p", L, weights_are_loads);
     e.curr = any_task<I, A>(in, "current", L, weights_are_loads);
     e.p.idle_policy = c.idle_policy;
     e.sync = c.sync;
+    // Up to pjt-1-3 a CPU's load is rq->load.weight, which counts the
+    // running waker: this_cpu's load is at least current's weight.
+    if constexpr (weight_loads<I>)
+        in.require(e.curr.weight <= e.this_rq.weighted_cpuload, "current.weight <= this_cpu.load (current runs there)");
     return e;
 }
 
@@ -253,9 +268,11 @@ struct DecisionSymmetric {
     static constexpr bool integer_first = false;
     template <class I> static bool applies() { return true; }
     template <class I> static std::string domain(Arch) {
-        return "root task groups; CPU and PELT loads 0..2^20, task weights 15..88761, capacities 1..1024, "
-               "imbalance_pct 100..200, nr_running 0..2^20; a >= b on both load readings; sync, wake_idx 0/1 and "
-               "the features split into cases";
+        return "root task groups; CPU and PELT loads 0..2^20, task weights 15..88761, capacities 1024, "
+               "imbalance_pct 125, nr_running 2 (6.1: 1..2); a >= b on both load readings" +
+               std::string(weight_loads<I> ? "; current.weight <= both CPUs' loads (rq->load.weight counts the waker)"
+                                           : "") +
+               "; sync, wake_idx 0/1 and the features split into cases";
     }
     template <class I> static std::vector<KCase> cases(Arch) { return decision_cases<I>(); }
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
@@ -264,6 +281,9 @@ struct DecisionSymmetric {
         const wakeaffine::wake_env<A> e = any_wakeup<I, A>(in, w, LOAD_MAX_DEFAULT, false);
         in.require(e.prev_rq.weighted_cpuload <= e.this_rq.weighted_cpuload, "prev_cpu.load <= this_cpu.load");
         in.require(e.prev_rq.cpu_load_idx <= e.this_rq.cpu_load_idx, "prev_cpu.cpu_load[idx] <= this_cpu.cpu_load[idx]");
+        // The swapped state is a state too: current still runs on this_cpu.
+        if constexpr (weight_loads<I>)
+            in.require(e.curr.weight <= e.prev_rq.weighted_cpuload, "current.weight <= prev_cpu.load");
         return [=]() {
             using U = typename I::template on<A>;
             wakeaffine::wake_env<A> s = e;
@@ -294,7 +314,8 @@ struct HotNotMoved {
     template <class I> static bool applies() { return wakeaffine::has_no_hot_affine<I::shape>; }
     template <class I> static std::string domain(Arch) {
         return "NO_HOT_AFFINE on; any clocks, exec_start and sysctl_sched_migration_cost; SCHED_IDLE wakee or not; "
-               "root task groups, loads 0..2^20, sync and wake_idx 0/1 split into cases";
+               "root task groups, loads 0..2^20, capacities 1024, imbalance_pct 125, nr_running 2; sync and wake_idx "
+               "0/1 split into cases";
     }
     template <class I> static std::vector<KCase> cases(Arch) {
         std::vector<KCase> cs;
@@ -336,25 +357,33 @@ struct EffectiveLoadMonotone {
     static constexpr const char *id = "wakeaffine.effective_load_monotone";
     static constexpr bool integer_first = false;
     template <class I> static bool applies() { return wakeaffine::has_effective_load<I::shape>; }
-    template <class I> static std::string domain(Arch) {
-        return "one group level; w1 <= w2 in 0..88761 (effective_load(tg, w, w)); tg->shares 2..2^18, the group "
-               "entity's weight <= shares, cfs_rq and group weights 0..2^20, this CPU's published part <= the "
-               "group's total; ASYM_EFF_LOAD on";
+    template <class I> static std::string domain(Arch a) {
+        return a == Arch::lp64
+                   ? "one group level; w1 <= w2 in 0..88761 (effective_load(tg, w, w)); tg->shares 2..2^18, the "
+                     "group entity's weight <= shares, cfs_rq and group weights 0..2^20, this CPU's published part <= "
+                     "the group's total; ASYM_EFF_LOAD on"
+                   : "one group level; w1 <= w2 in 0..88761 (effective_load(tg, w, w)); tg->shares 2..1024 (the "
+                     "default), the group entity's weight <= shares, cfs_rq and group weights 0..2^16, this CPU's "
+                     "published part <= the group's total; ASYM_EFF_LOAD on (on ilp32 the 32-bit long products of "
+                     "larger groups wrap at once)";
     }
     template <class I> static std::vector<KCase> cases(Arch) { return {{"one group level", -1, 0, {}}}; }
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &) {
         using ulong = typename A::ulong;
         using slong = typename A::slong;
-        constexpr std::uint64_t W = 1u << 20;
+        // ilp32: small enough that v2.6.37's divisor S*rw + s*wg cannot wrap
+        // to -1 under a LONG_MIN dividend (a trap in the concrete replay).
+        constexpr std::uint64_t W = A::long_bits == 64 ? 1u << 20 : 1u << 16;
+        constexpr std::uint64_t SH = A::long_bits == 64 ? 1u << 18 : 1u << 10;
         wakeaffine::tg_path<A> path;
         path.depth = 1;
         wakeaffine::tg_level<A> &se = path.level[0];
-        se.tg_shares = in.template var<ulong>("tg->shares", 2, 1u << 18);
-        se.se_load_weight = in.template var<ulong>("se->load.weight", 0, 1u << 18);
+        se.tg_shares = in.template var<ulong>("tg->shares", 2, SH);
+        se.se_load_weight = in.template var<ulong>("se->load.weight", 0, SH);
         in.require(se.se_load_weight <= se.tg_shares, "se->load.weight <= tg->shares");
         se.my_q_load_weight = in.template var<ulong>("my_q->load.weight", 0, W);
         if constexpr (V_of<I> == version::v2_6_37) {
-            se.my_q_shares = in.template var<ulong>("my_q->shares", 0, 1u << 18);
+            se.my_q_shares = in.template var<ulong>("my_q->shares", 0, SH);
             in.require(se.my_q_shares <= se.tg_shares, "my_q->shares <= tg->shares");
             se.my_q_rq_weight = in.template var<ulong>("my_q->rq_weight", 0, W);
         } else if constexpr (V_of<I> == version::v3_13) {
@@ -370,6 +399,17 @@ struct EffectiveLoadMonotone {
         const ulong w1 = in.template var<ulong>("w1", 0, NICE_WEIGHT_MAX);
         const ulong w2 = in.template var<ulong>("w2", 0, NICE_WEIGHT_MAX);
         in.require(w1 <= w2, "w1 <= w2");
+        if constexpr (V_of<I> == version::v2_6_37) {
+            // C traps on LONG_MIN / -1: keep the concrete replay alive by
+            // leaving out the inputs whose divisor S*rw + s*wg (long,
+            // wrapping) is -1.
+            for (const ulong &w : {w1, w2}) {
+                const slong more = slong(se.my_q_load_weight - se.my_q_rq_weight);
+                const slong b = slong(se.tg_shares) * slong(se.my_q_rq_weight) +
+                                slong(se.my_q_shares) * (slong(w) + more);
+                in.require(b != slong(-1), "S*rw + s*wg != -1 (the divisor of effective_load())");
+            }
+        }
         wakeaffine::knobs<A> k;
         k.ASYM_EFF_LOAD = true;
         return [=]() {
@@ -526,10 +566,11 @@ struct NoOverflow {
     template <class I> static bool applies() { return true; }
     template <class I> static std::string domain(Arch a) {
         return fmt::format("root task groups; every load (CPU loads, task weights, PELT loads) 0..{}, capacities "
-                           "1..1024, imbalance_pct 100..200, nr_running 0..2^20{}; sync, wake_idx 0/1 and the features "
-                           "split into cases",
+                           "1024, imbalance_pct 125, nr_running 2 (6.1: 1..2){}{}; sync, wake_idx 0/1 and the "
+                           "features split into cases",
                            a == Arch::lp64 ? "U64_MAX" : "U32_MAX",
-                           V_of<I> == version::v3_13 ? ", wakee_flips 0..2^20, sd_llc_size 4" : "");
+                           V_of<I> == version::v3_13 ? ", wakee_flips 0..2^20, sd_llc_size 4" : "",
+                           weight_loads<I> ? ", current.weight <= this_cpu.load (rq->load.weight counts the waker)" : "");
     }
     template <class I> static std::vector<KCase> cases(Arch) { return decision_cases<I>(); }
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {

@@ -1,0 +1,112 @@
+// The wake_affine invariants (proofs/wakeaffine_invariants.h): verdicts and
+// largest safe loads that the formulas decide by hand, and counterexamples
+// replayed with values worked out by hand:
+//   up to v3.13  this_eff = 100 * power(prev) * (this_load + w)
+//                prev_eff = (100 + (pct - 100) / 2) * power(this) * load
+//                (unsigned long in v2.6.37, s64 from pjt-1 on); pull if <=
+//   6.1          h_load(p) = load_avg * h_load / (cfs load_avg + 1), an
+//                unsigned long product; effective loads in s64; pull if <
+// None of the expected values was read from the output of the code.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "proofs/kernel_invariants.h"
+#include "proofs/wakeaffine_invariants.h"
+
+using nlohmann::json;
+using sc::proofs::find_invariant;
+using sc::proofs::find_subject;
+using sc::proofs::Verdict;
+
+namespace {
+
+sc::proofs::ProofResult prove(const std::string &variant, const std::string &inv, sc::Arch a) {
+    const sc::Variant *v = find_subject(variant);
+    REQUIRE(v != nullptr);
+    const sc::proofs::InvariantInfo *i = find_invariant(inv);
+    REQUIRE(i != nullptr);
+    REQUIRE(i->applies(*v));
+    return i->prove(*v, a, sc::proofs::ProveOptions{});
+}
+
+sc::proofs::ReplayResult replay(const std::string &variant, const std::string &inv, sc::Arch a,
+                                const std::string &case_label, const json &inputs) {
+    const sc::proofs::InvariantInfo *i = find_invariant(inv);
+    REQUIRE(i != nullptr);
+    return i->replay(*find_subject(variant), a, json{{"case", case_label}, {"inputs", inputs}});
+}
+
+} // namespace
+
+TEST_CASE("wakeaffine.no_overflow: the largest safe loads (hand values)", "[wakeaffine-invariants]") {
+    // Every load L, capacity 1024, imbalance_pct 125 (pct' 112):
+    //   v2.6.37, unsigned long: 100 * 1024 * (L + L) <= ULONG_MAX
+    //     ilp32: L <= (2^32 - 1) / 204800 = 20971
+    //     lp64:  L <= (2^64 - 1) / 204800 = 90071992547409
+    //     (the prev side, 112 * 1024 * L, allows more: 37449 on ilp32);
+    //   pjt-1 .. v3.13, s64: ilp32 never (2^33 * 114688 < 2^63);
+    //     lp64: L <= (2^63 - 1) / 204800 = 45035996273704;
+    //   6.1: load_avg * h_load in unsigned long: ilp32 L <= 65535 (65535^2 <
+    //     2^32 <= 65536^2); lp64 L <= 2^32 - 1; the s64 products allow more.
+    struct Row {
+        const char *v;
+        sc::Arch a;
+        Verdict verdict;
+        std::uint64_t safe;
+    } rows[] = {
+        {"wakeaffine/v2.6.37", sc::Arch::ilp32, Verdict::COUNTEREXAMPLE, 20971},
+        {"wakeaffine/v2.6.37", sc::Arch::lp64, Verdict::COUNTEREXAMPLE, 90071992547409ull},
+        {"wakeaffine/pjt-1", sc::Arch::ilp32, Verdict::PROVED, 0xffffffffull},
+        {"wakeaffine/pjt-1", sc::Arch::lp64, Verdict::COUNTEREXAMPLE, 45035996273704ull},
+        {"wakeaffine/v3.13", sc::Arch::lp64, Verdict::COUNTEREXAMPLE, 45035996273704ull},
+        {"wakeaffine/v6.1", sc::Arch::ilp32, Verdict::COUNTEREXAMPLE, 65535},
+        {"wakeaffine/v6.1", sc::Arch::lp64, Verdict::COUNTEREXAMPLE, 0xffffffffull},
+    };
+    for (const Row &r : rows) {
+        INFO(r.v << " " << sc::arch_name(r.a));
+        auto res = prove(r.v, "wakeaffine.no_overflow", r.a);
+        CHECK(res.verdict == r.verdict);
+        REQUIRE(res.bound);
+        CHECK(res.bound_kind == "largest safe load");
+        CHECK(*res.bound == r.safe);
+    }
+}
+
+TEST_CASE("wakeaffine.no_overflow: v2.6.37 on ilp32 wraps one load above the safe one", "[wakeaffine-invariants]") {
+    // this_load = w = 20972, power 1024: 100 * 1024 * 41944 = 4295065600 >
+    // 2^32 - 1; at 20971: 100 * 1024 * 41942 = 4294860800 fits.
+    json in = {{"this_cpu.load", 20972}, {"p.weight", 20972}};
+    auto rr = replay("wakeaffine/v2.6.37", "wakeaffine.no_overflow", sc::Arch::ilp32, "not sync, wake_idx 0", in);
+    CHECK(rr.violated);
+    CHECK(rr.lhs == 4295065600ull);
+    CHECK(rr.trace.find("this_eff_load") != std::string::npos);
+    CHECK(rr.trace.find("prev_cpu: load 0") != std::string::npos);
+    in["this_cpu.load"] = 20971;
+    in["p.weight"] = 20971;
+    CHECK_FALSE(replay("wakeaffine/v2.6.37", "wakeaffine.no_overflow", sc::Arch::ilp32, "not sync, wake_idx 0", in).violated);
+}
+
+TEST_CASE("wakeaffine.hot_not_moved: NO_HOT_AFFINE keeps a cache-hot wakee on prev_cpu", "[wakeaffine-invariants]") {
+    for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64})
+        CHECK(prove("wakeaffine/pjt-1-3", "wakeaffine.hot_not_moved", a).verdict == Verdict::PROVED);
+    // Only the variant with the feature has the invariant.
+    const auto *inv = find_invariant("wakeaffine.hot_not_moved");
+    REQUIRE(inv != nullptr);
+    CHECK_FALSE(inv->applies(*find_subject("wakeaffine/pjt-1")));
+    CHECK_FALSE(inv->applies(*find_subject("wakeaffine/v6.1")));
+    // exec_start 1000, prev's clock 1400, sysctl 500: 400 < 500, hot; this
+    // CPU idle-ish (load 1024 = current) and prev loaded (4096): without the
+    // feature's check the decision would pull (100*1024*(1024+1024) <=
+    // 112*1024*4096), with it the wakee stays.
+    json in = {{"this_cpu.load", 1024}, {"this_cpu.capacity", 1024}, {"prev_cpu.load", 4096},
+               {"prev_cpu.capacity", 1024}, {"prev_cpu.clock_task", 1400}, {"p.exec_start", 1000},
+               {"p.weight", 1024}, {"current.weight", 1024}, {"imbalance_pct", 125},
+               {"sysctl_sched_migration_cost", 500}};
+    auto rr = replay("wakeaffine/pjt-1-3", "wakeaffine.hot_not_moved", sc::Arch::lp64,
+                     "not sync, wake_idx 0, NO_HOT_AFFINE on", in);
+    CHECK_FALSE(rr.violated);
+    CHECK(rr.trace.find("leave it on prev_cpu") != std::string::npos);
+}
