@@ -547,7 +547,7 @@ struct AvgIdleNoJump {
         // solver then sees the sample itself, not a difference of clocks.
         Step<A> st;
         st.sc = s;
-        const u64 sample = in.template var<u64>("sample (now - idle_stamp)", 0, CLOCK_MAX);
+        const u64 sample = in.template var<u64>("sample", 0, CLOCK_MAX);
         in.require(r0.idle_stamp <= u64(CLOCK_MAX) - sample, "idle_stamp + sample < 2^63");
         st.wk.now = r0.idle_stamp + sample;
         st.wk.jiffies = in.template var<typename A::ulong>("jiffies", 0, A::long_bits == 64 ? U64_MAX : U32_MAX);
@@ -759,10 +759,10 @@ struct Recovers {
             };
         }
         // "decay due": the expensive balance happened at jiffy t.
-        const ulong t = in.template var<ulong>("t (jiffy of the expensive balance)", 0,
+        const ulong t = in.template var<ulong>("t_balance", 0,
                                                A::long_bits == 64 ? U64_MAX : U32_MAX);
-        const ulong e = in.template var<ulong>("age of the decay stamp", 0, std::uint64_t(s.hz));
-        const u64 x = in.template var<u64>("x = sd[0].max_newidle_lb_cost", 1, EXPENSIVE_MAX);
+        const ulong e = in.template var<ulong>("stamp_age", 0, std::uint64_t(s.hz));
+        const u64 x = in.template var<u64>("x", 1, EXPENSIVE_MAX);
         r0.sd[0].max_newidle_lb_cost = x;
         ulong due;
         if constexpr (V_of<I> == version::low_1_3) {

@@ -182,9 +182,9 @@ wakeaffine::task<A> any_task(In &in, const std::string &n, std::uint64_t L, bool
         t.wakee_flips = in.template var<ulong>(n + ".wakee_flips", 0, 1u << 20);
     if constexpr (is_61<I>) {
         t.load_avg = in.template var<ulong>(n + ".load_avg", 0, L, true);
-        t.cfs_h_load = in.template var<ulong>(n + ".cfs_rq h_load", 0, L, true);
+        t.cfs_h_load = in.template var<ulong>(n + ".cfs_rq.h_load", 0, L, true);
         // Below ULONG_MAX: task_h_load() divides by it + 1.
-        t.cfs_load_avg = in.template var<ulong>(n + ".cfs_rq load_avg", 0, std::min(L, ulong_max<A> - 1), true);
+        t.cfs_load_avg = in.template var<ulong>(n + ".cfs_rq.load_avg", 0, std::min(L, ulong_max<A> - 1), true);
     }
     return t;
 }
