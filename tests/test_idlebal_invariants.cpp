@@ -83,7 +83,8 @@ TEST_CASE("idlebal.avg_idle_no_jump: the rounding bound of the signed shift", "[
     CHECK(b == 14);
     // avg 8, sample 7: ">> 3" reaches the sample (-1 >> 3 == -1), "/ 8"
     // stays 1 ns above it (-1 / 8 == 0).
-    json in = {{"sysctl_sched_migration_cost", 500000}, {"avg_idle", 8}, {"idle_stamp", 100}, {"sample", 7}};
+    json in = {{"sysctl_sched_migration_cost", 500000}, {"max_idle_balance_cost", 500000}, {"avg_idle", 8},
+               {"idle_stamp", 100}, {"sample", 7}};
     CHECK_FALSE(replay("idlebal/low-1", "idlebal.avg_idle_no_jump", sc::Arch::lp64, "wakeup", in).violated);
     CHECK_FALSE(replay("idlebal/v6.1", "idlebal.avg_idle_no_jump", sc::Arch::lp64, "wakeup", in).violated);
 }
