@@ -17,6 +17,7 @@
 #include "proofs/equiv.h"
 #include "proofs/expected.h"
 #include "proofs/input_file.h"
+#include "proofs/query_cache.h"
 #include "proofs/kernel_invariants.h"
 #include "proofs/matrix.h"
 #include "proofs/oracle_plugin.h"
@@ -319,6 +320,10 @@ int cmd_prove(const ProveArgs &a) {
             (r.verdict == Verdict::PROVED ? np : r.verdict == Verdict::COUNTEREXAMPLE ? nc : nu)++;
         std::cout << fmt::format("\n{} proofs in {:.2f} s on {} threads: {} PROVED, {} COUNTEREXAMPLE, {} UNKNOWN\n",
                                  results.size(), total, threads, np, nc, nu);
+        if (auto qc = query_cache::stats(); qc.hits)
+            std::cout << fmt::format("{} of {} solver queries were answered by an identical query already "
+                                     "proved unsatisfiable in this run\n",
+                                     qc.hits, qc.hits + qc.misses);
         // The domain each verdict holds over: the cpuload one, shared by
         // its invariants, and that of each other invariant proved.
         std::vector<std::string> shown;

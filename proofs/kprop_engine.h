@@ -39,6 +39,7 @@
 #include "proofs/engine.h"
 #include "proofs/inputs.h"
 #include "proofs/invariant.h"
+#include "proofs/query_cache.h"
 
 namespace sc::proofs {
 
@@ -162,6 +163,23 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
     std::optional<z3::solver> fresh;
     auto ask = [&](z3::solver &s, z3::check_result &r) -> z3::solver & {
         ++res.queries;
+        std::string key;
+        if (query_cache::enabled()) {
+            key = query_cache::canonical(s.to_smt2());
+            if (query_cache::known_unsat(key)) {
+                r = z3::unsat;
+                fresh.reset();
+                return s;
+            }
+        }
+        struct Record {
+            const std::string &key;
+            z3::check_result &r;
+            ~Record() {
+                if (r == z3::unsat && !key.empty())
+                    query_cache::record_unsat(key);
+            }
+        } record{key, r};
         r = s.check();
         fresh.reset();
         for (unsigned attempt = 0; r == z3::unknown && attempt < 3; ++attempt) {
