@@ -65,17 +65,17 @@ int cmd_invariants(bool as_json) {
 }
 
 namespace {
-
 // Every file a user names is read through proofs/input_file.h: regular
 // files only, each kind with its size cap.
 std::string read_file(const std::string &path, InputKind kind) { return read_input_file(path, kind); }
+} // namespace
 
 // --out and --corpus are checked before any proof runs, so that a directory
 // that cannot be written is reported at once (exit 2), not after the whole
 // matrix.  The directory need not exist yet: then the nearest existing
 // ancestor, where it will be created, must be a writable directory.
 void check_output_dir(const std::string &opt, const std::string &dir,
-                      const std::vector<std::pair<std::string, bool>> &entries = {}) {
+                      const std::vector<std::pair<std::string, bool>> &entries) {
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::path p(dir);
@@ -99,6 +99,8 @@ void check_output_dir(const std::string &opt, const std::string &dir,
                               (is_dir ? " is not a directory" : " is a directory"));
     }
 }
+
+namespace {
 
 std::string join_ids(const std::vector<std::string> &ids) {
     std::string s;
@@ -139,15 +141,15 @@ std::vector<Job> select_jobs(const ProveArgs &a) {
     auto picked = [](const std::vector<std::string> &sel, const std::string &x) {
         return sel.empty() || std::find(sel.begin(), sel.end(), x) != sel.end();
     };
+    // Oracles that are not built in are plug-ins `oracle build` made.
+    std::vector<const Variant *> plugin_subjects;
     for (const auto &o : a.oracles) {
         const Variant *k = find_subject(o);
-        if (!k || k->family != "kernel") {
-            std::string ks;
-            for (const Variant &x : kernel_subjects())
-                ks += (ks.empty() ? "" : ", ") + x.id;
-            throw input_error("--oracle \"" + excerpt(o) + "\": prove takes the built-in kernel oracles (" + ks +
-                              "); an oracle made by `oracle build` is compared with `schedcheck equiv` for now");
-        }
+        if (k && k->family == "kernel")
+            continue;
+        if (k)
+            throw input_error("--oracle \"" + excerpt(o) + "\" is a reference variant; name it with --variant");
+        plugin_subjects.push_back(&add_plugin_subject(o, a.oracle_dir));
     }
     std::vector<Job> jobs;
     const bool unfiltered = a.families.empty() && a.variants.empty() && a.oracles.empty();
@@ -172,6 +174,11 @@ std::vector<Job> select_jobs(const ProveArgs &a) {
                     jobs.push_back({&k, &i, ar});
         }
     }
+    for (const Variant *k : plugin_subjects)
+        for (const InvariantInfo &i : invariants())
+            if (picked(a.invariants, i.id) && i.applies(*k))
+                for (Arch ar : arches)
+                    jobs.push_back({k, &i, ar});
     if (jobs.empty()) {
         // Say when the families asked for have no invariants yet at all.
         std::vector<std::string> bare;
@@ -303,6 +310,16 @@ int cmd_prove(const ProveArgs &a) {
         auto it = std::find_if(expected.begin(), expected.end(), [&](const ExpectedEntry &e) {
             return e.variant == r.variant && e.invariant == r.invariant && e.arch == r.arch;
         });
+        // An oracle made at run time has no expected verdicts: anything but
+        // PROVED counts as a difference.
+        if (it == expected.end() && find_subject(r.variant) && is_plugin_subject(*find_subject(r.variant))) {
+            if (r.verdict != Verdict::PROVED) {
+                ++differ;
+                diffs.push_back(fmt::format("{} {} {}: {} (an oracle made by `oracle build`: PROVED expected)",
+                                            r.variant, r.invariant, arch_name(r.arch), verdict_name(r.verdict)));
+            }
+            continue;
+        }
         if (it == expected.end() || it->verdict != r.verdict) {
             ++differ;
             diffs.push_back(fmt::format("{} {} {}: {} (expected {})", r.variant, r.invariant, arch_name(r.arch),

@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "oracle/process.h"
 #include "proofs/invariant.h"
+#include "proofs/kernel_invariants.h"
 
 int main(int argc, char **argv) {
     using namespace sc::cli;
@@ -25,7 +26,9 @@ int main(int argc, char **argv) {
     prove->add_option("--variant", pa.variants, "a variant id (repeatable)");
     prove->add_option("--invariant", pa.invariants, "an invariant id (repeatable)");
     prove->add_option("--oracle", pa.oracles,
-                      "prove on a built-in kernel oracle's own code: linux-6.1, linux-6.12 (repeatable)");
+                      "prove on a kernel oracle's own code: linux-6.1, linux-6.12, or one `oracle build` made "
+                      "(repeatable)");
+    prove->add_option("--oracle-dir", pa.oracle_dir, "where `oracle build` put its oracles (default: oracles)");
     prove->add_option("--arch", pa.arch, "ilp32, lp64 or all (default all)");
     prove->add_option("--timeout-ms", pa.timeout_ms, "per solver query (default 10000)")->check(CLI::Range(1u, 3600000u));
     prove->add_option("--jobs", pa.jobs, "parallel proofs (default: one per core)")->check(CLI::Range(1u, 4096u));
@@ -38,8 +41,11 @@ int main(int argc, char **argv) {
     auto *replay = app.add_subcommand("replay", "re-run a reproducer on the concrete reference");
     replay->add_option("file", file, "reproducer JSON")->required();
     replay->add_flag("--json", json, "print JSON");
+    std::string replay_dir = "oracles";
+    replay->add_option("--oracle-dir", replay_dir, "where the oracle a reproducer names was built (default: oracles)");
     auto *explain = app.add_subcommand("explain", "print the reviewer report of a reproducer");
     explain->add_option("file", file, "reproducer JSON")->required();
+    explain->add_option("--oracle-dir", replay_dir, "where the oracle a reproducer names was built (default: oracles)");
 
     EquivArgs ea;
     auto *equiv = app.add_subcommand("equiv", "prove a variant equivalent to a kernel-extracted oracle");
@@ -69,6 +75,18 @@ int main(int argc, char **argv) {
     obuild->add_option("--name", oname, "oracle name (default: linux-<version>, or the patch file's stem)");
     obuild->add_option("--out", oout, "directory for the generated header and library (default: oracles)");
 
+    ReviewArgs ra;
+    auto *review = app.add_subcommand("review", "what a patch does to the invariants: regressions, fixes, "
+                                                "changed functions; a plain-text review and JSON");
+    review->add_option("--patch", ra.patch, "the patch under review (unified diff or mbox)")->required();
+    review->add_option("--kernel", ra.kernel, "the tree or linux-source tarball it applies to (default: none, "
+                                              "the images are rebuilt from the hunks)");
+    review->add_option("--fuzz-seconds", ra.fuzz_seconds, "fuzz the post-image against the pre-image (not yet)");
+    review->add_option("--out", ra.out, "write review.txt, review.json, reproducers/ and oracles/ here");
+    review->add_option("--timeout-ms", ra.timeout_ms, "per solver query (default 10000)")->check(CLI::Range(1u, 3600000u));
+    review->add_option("--jobs", ra.jobs, "parallel proofs (default: one per core)")->check(CLI::Range(1u, 4096u));
+    review->add_flag("--json", ra.json, "print JSON");
+
     auto known = [&](const std::string &name) {
         for (const CLI::App *sub : app.get_subcommands({}))
             if (sub->get_name() == name)
@@ -77,7 +95,7 @@ int main(int argc, char **argv) {
     };
     if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
         std::cerr << "schedcheck: error: unknown command \"" << argv[1]
-                  << "\" (commands: variants, invariants, prove, replay, explain, equiv, oracle)\n";
+                  << "\" (commands: variants, invariants, prove, replay, explain, equiv, oracle, review)\n";
         return 2;
     }
     try {
@@ -98,6 +116,8 @@ int main(int argc, char **argv) {
             return cmd_invariants(json);
         if (*prove)
             return cmd_prove(pa);
+        if (*replay || *explain)
+            sc::proofs::set_plugin_dir(replay_dir);
         if (*replay)
             return cmd_replay(file, json);
         if (*explain)
@@ -108,6 +128,8 @@ int main(int argc, char **argv) {
             return cmd_oracle_list(json, olist_dir);
         if (*oextract)
             return cmd_oracle_extract(xpatch, json);
+        if (*review)
+            return cmd_review(ra);
         if (*obuild) {
             sc::sys::install_signal_handlers();
             return cmd_oracle_build(okernel, opatch, oname, oout);
