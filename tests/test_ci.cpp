@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/ci_formats.h"
 #include "proofs/matrix.h"
 #include "proofs/shard.h"
 #include "tests/shell.h"
@@ -273,4 +274,41 @@ TEST_CASE("junit and sarif: one test case per proof, one result per unexpected c
         std::getline(hdr, text);
     CHECK(text.find("void update_cpu_load_nohz(") != std::string::npos);
     fs::remove_all(d);
+}
+
+TEST_CASE("sarif: a kernel subject's violation is located in the kernel file, at the function's line",
+          "[ci][sarif][kernel]") {
+    const std::string tarball = "/usr/src/linux-source-6.1.tar.xz";
+    if (!fs::exists(tarball)) {
+        WARN("no " + tarball + ": the line cannot be checked here");
+        return;
+    }
+    sc::cli::SourceLocation loc = sc::cli::violation_location("linux-6.1", "pelt.decay_monotone");
+    CHECK(loc.uri == "kernel/sched/pelt.c");
+    CHECK(loc.uri_base == "KERNEL_SRCROOT");
+    CHECK(loc.function == "decay_load");
+    REQUIRE(loc.line > 0);
+    // Independently: unpack that one file with tar and read the line.
+    fs::path d = temp_dir("kernel-line");
+    Run t = run_argv({"tar", "-xJf", tarball, "-C", d.string(), "--wildcards", "*/kernel/sched/pelt.c"});
+    REQUIRE(t.code == 0);
+    fs::path file;
+    for (const auto &e : fs::recursive_directory_iterator(d))
+        if (e.path().filename() == "pelt.c")
+            file = e.path();
+    REQUIRE(!file.empty());
+    std::ifstream in(file);
+    std::string text;
+    for (int k = 0; k < loc.line; ++k)
+        std::getline(in, text);
+    // The definition's first line names the function and is no statement.
+    CHECK(text.find("decay_load(") != std::string::npos);
+    CHECK(text.find(';') == std::string::npos);
+    fs::remove_all(d);
+
+    // A reference variant: the header, no kernel root.
+    sc::cli::SourceLocation r = sc::cli::violation_location("utilest/bellasi-v3", "utilest.ewma_between");
+    CHECK(r.uri == "ref/util_est.h");
+    CHECK(r.function == "util_est_dequeue"); // Bellasi's series updates the EWMA on dequeue
+    CHECK(r.line > 0);
 }
