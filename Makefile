@@ -36,6 +36,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libz3-dev z3 catch2 clang libcl
 # corpora/<name without _fuzz>.
 PARSER_HARNESSES := reproducer_reader_fuzz expected_reader_fuzz patch_series_fuzz c_definitions_fuzz
 
+FUZZPROPBUILD ?= build-fuzz-prop
 COVBUILD ?= build-cov
 CFLITE ?= build-cflite
 ALL_HARNESSES := cpuload_property_fuzz differential_fuzz $(PARSER_HARNESSES)
@@ -43,7 +44,7 @@ ALL_HARNESSES := cpuload_property_fuzz differential_fuzz $(PARSER_HARNESSES)
 # the property harness's corpora/cpuload.
 CORPUS_OF = corp() { case $$1 in cpuload_property_fuzz) echo corpora/cpuload;; *) echo corpora/$${1%_fuzz};; esac; }
 
-.PHONY: bench-fuzz
+.PHONY: bench-fuzz fuzz-prop-build
 .PHONY: all deps build run test fuzz bench equiv install clean corpus-replay timings fuzz-report corpus-min \
         cflite-test coverage deb
 
@@ -110,8 +111,9 @@ fuzz: deps
 	mkdir -p $(FUZZBUILD)/corpus-differential && cp -n corpora/differential/* $(FUZZBUILD)/corpus-differential/
 	SCHEDCHECK_REPRO_DIR=corpora/differential ./$(FUZZBUILD)/fuzz/differential_fuzz -max_total_time=$(FUZZ_SECONDS) \
 	  $(FUZZBUILD)/corpus-differential corpora/differential
+	$(MAKE) --no-print-directory fuzz-prop-build
 	mkdir -p $(FUZZBUILD)/corpus && cp -n corpora/cpuload/* $(FUZZBUILD)/corpus/ 2>/dev/null || true
-	./$(FUZZBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(FUZZ_SECONDS) \
+	./$(FUZZPROPBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(FUZZ_SECONDS) \
 	  -dict=corpora/cpuload.dict $(FUZZBUILD)/corpus corpora/cpuload
 	CC=afl-clang-fast CXX=afl-clang-fast++ cmake -S . -B $(AFLBUILD) -DCMAKE_BUILD_TYPE=Release \
 	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON -DSCHEDCHECK_AFL=ON >/dev/null
@@ -193,22 +195,24 @@ bench: build
 # The property harness's rate under libFuzzer on one core (Release, no
 # sanitizers), fuzzing a scratch copy of its corpus for BENCH_FUZZ_SECONDS.
 BENCH_FUZZ_SECONDS ?= 20
-bench-fuzz: deps
-	CC=clang CXX=clang++ cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Release \
-	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
-	cmake --build $(FUZZBUILD) -j $(JOBS) --target cpuload_property_fuzz >/dev/null
-	@rm -rf $(FUZZBUILD)/bench-corpus && mkdir -p $(FUZZBUILD)/bench-corpus && cp corpora/cpuload/* $(FUZZBUILD)/bench-corpus/
-	@./$(FUZZBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(BENCH_FUZZ_SECONDS) -print_final_stats=1 \
-	  -dict=corpora/cpuload.dict -artifact_prefix=$(FUZZBUILD)/ $(FUZZBUILD)/bench-corpus >$(FUZZBUILD)/bench-fuzz.log 2>&1 \
-	  || { tail -30 $(FUZZBUILD)/bench-fuzz.log; exit 1; }
-	@rm -rf $(FUZZBUILD)/bench-corpus-slow && mkdir -p $(FUZZBUILD)/bench-corpus-slow && cp corpora/cpuload/* $(FUZZBUILD)/bench-corpus-slow/
-	@SCHEDCHECK_FUZZ_SLOW=1 ./$(FUZZBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(BENCH_FUZZ_SECONDS) -print_final_stats=1 \
-	  -dict=corpora/cpuload.dict -artifact_prefix=$(FUZZBUILD)/ $(FUZZBUILD)/bench-corpus-slow >$(FUZZBUILD)/bench-fuzz-slow.log 2>&1 \
-	  || { tail -30 $(FUZZBUILD)/bench-fuzz-slow.log; exit 1; }
+fuzz-prop-build: deps
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZPROPBUILD) -DCMAKE_BUILD_TYPE=Release \
+	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON -DSCHEDCHECK_FUZZ_FOCUS=ON >/dev/null
+	cmake --build $(FUZZPROPBUILD) -j $(JOBS) --target cpuload_property_fuzz >/dev/null
+
+bench-fuzz: fuzz-prop-build
+	@rm -rf $(FUZZPROPBUILD)/bench-corpus && mkdir -p $(FUZZPROPBUILD)/bench-corpus && cp corpora/cpuload/* $(FUZZPROPBUILD)/bench-corpus/
+	@./$(FUZZPROPBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(BENCH_FUZZ_SECONDS) -print_final_stats=1 \
+	  -dict=corpora/cpuload.dict -artifact_prefix=$(FUZZPROPBUILD)/ $(FUZZPROPBUILD)/bench-corpus >$(FUZZPROPBUILD)/bench-fuzz.log 2>&1 \
+	  || { tail -30 $(FUZZPROPBUILD)/bench-fuzz.log; exit 1; }
+	@rm -rf $(FUZZPROPBUILD)/bench-corpus-slow && mkdir -p $(FUZZPROPBUILD)/bench-corpus-slow && cp corpora/cpuload/* $(FUZZPROPBUILD)/bench-corpus-slow/
+	@SCHEDCHECK_FUZZ_SLOW=1 ./$(FUZZPROPBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(BENCH_FUZZ_SECONDS) -print_final_stats=1 \
+	  -dict=corpora/cpuload.dict -artifact_prefix=$(FUZZPROPBUILD)/ $(FUZZPROPBUILD)/bench-corpus-slow >$(FUZZPROPBUILD)/bench-fuzz-slow.log 2>&1 \
+	  || { tail -30 $(FUZZPROPBUILD)/bench-fuzz-slow.log; exit 1; }
 	@rate() { sed -n 's/^stat::average_exec_per_sec: *//p' $$1; }; \
 	  echo "cpuload property harness under libFuzzer, one core, $(BENCH_FUZZ_SECONDS) s each:" \
-	    "$$(rate $(FUZZBUILD)/bench-fuzz.log) execs/s (goal >= 100000);" \
-	    "$$(rate $(FUZZBUILD)/bench-fuzz-slow.log) execs/s with SCHEDCHECK_FUZZ_SLOW=1 (per-invariant simulation with text)"
+	    "$$(rate $(FUZZPROPBUILD)/bench-fuzz.log) execs/s (goal >= 100000);" \
+	    "$$(rate $(FUZZPROPBUILD)/bench-fuzz-slow.log) execs/s with SCHEDCHECK_FUZZ_SLOW=1 (per-invariant simulation with text)"
 
 # Each proof's time on one thread, into the timing file `prove --shard`
 # balances by (compiled in: rebuild after refreshing it).
@@ -275,4 +279,4 @@ deb: build
 	  rm -rf $$root
 
 clean:
-	rm -rf $(BUILD) $(SANBUILD) $(FUZZBUILD) $(AFLBUILD) $(AFLBUILD)-cmplog $(COVBUILD) $(CFLITE) $(OUT)
+	rm -rf $(BUILD) $(SANBUILD) $(FUZZBUILD) $(AFLBUILD) $(AFLBUILD)-cmplog $(FUZZPROPBUILD) $(COVBUILD) $(CFLITE) $(OUT)
