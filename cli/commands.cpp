@@ -283,16 +283,17 @@ int report_results(std::vector<ProofResult> &results, const std::vector<Expected
                 ReplayResult rr = rep.invariant->replay(*rep.variant, rep.arch, rep.doc);
                 if (!rr.violated)
                     throw internal_error("written reproducer " + path + " does not replay");
-                write_file_atomic(a.out + "/reports/" + file_stem(r) + ".txt", reviewer_report(rep, rr, path));
-            }
-            if (!a.junit.empty() || !a.sarif.empty()) {
-                const std::string &path = r.cex->reproducer_path;
-                Reproducer rep = parse_reproducer(r.cex->reproducer.dump(), path.empty() ? "reproducer" : path);
+                std::string report = reviewer_report(rep, rr, path);
+                write_file_atomic(a.out + "/reports/" + file_stem(r) + ".txt", report);
+                reports[job_key(r.variant, r.invariant, r.arch)] = std::move(report);
+            } else if (!a.junit.empty() || !a.sarif.empty()) {
+                // No file to name: the report of the replayed counterexample as it is.
+                Reproducer rep = parse_reproducer(r.cex->reproducer.dump(), "reproducer");
                 ReplayResult rr = rep.invariant->replay(*rep.variant, rep.arch, rep.doc);
                 if (!rr.violated)
                     throw internal_error("the counterexample to " + job_key(r.variant, r.invariant, r.arch) +
                                          " does not replay");
-                reports[job_key(r.variant, r.invariant, r.arch)] = reviewer_report(rep, rr, path);
+                reports[job_key(r.variant, r.invariant, r.arch)] = reviewer_report(rep, rr, r.cex->reproducer_path);
             }
         }
         for (const auto &r : results)
