@@ -251,7 +251,8 @@ coverage: deps
 	  LLVM_PROFILE_FILE=$(COVBUILD)/profiles/$$h.profraw ./$(COVBUILD)/fuzz/$$h -runs=0 $$(corp $$h) \
 	    >$(COVBUILD)/replay-$$h.log 2>&1 || { tail -20 $(COVBUILD)/replay-$$h.log; exit 1; }; done
 	$(LLVM_PROFDATA) merge -sparse $(COVBUILD)/profiles/*.profraw -o $(COVBUILD)/all.profdata
-	@objs=""; for h in $(ALL_HARNESSES); do objs="$$objs -object ./$(COVBUILD)/fuzz/$$h"; done; \
+	@objs=""; for h in $(ALL_HARNESSES); do \
+	  objs="$$objs $${objs:+-object }./$(COVBUILD)/fuzz/$$h"; done; \
 	  filt='(/ref/|/oracle_gen/linux_)'; \
 	  files=$$(ls $(CURDIR)/ref/*.h $(CURDIR)/$(COVBUILD)/oracle_gen/linux_*.h); \
 	  $(LLVM_COV) show $$objs -instr-profile=$(COVBUILD)/all.profdata -format=html \
