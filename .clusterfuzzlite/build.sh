@@ -5,6 +5,7 @@
 # a dictionary) and <harness>.options.  .clusterfuzzlite/test.sh runs it
 # outside the services with the same variables set.
 SRC_DIR=${SCHEDCHECK_SRC:-$SRC/schedcheck}
+OUT=$(realpath -m "$OUT")
 BUILD_DIR=${WORK:-/tmp}/schedcheck-build
 # The build-time oracle generator is compiled with the sanitizer flags
 # too; its leaks at exit are of no interest here.

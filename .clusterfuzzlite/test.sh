@@ -7,7 +7,7 @@
 # Usage: .clusterfuzzlite/test.sh [WORKDIR]   (make cflite-test)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-work=${1:-$here/build-cflite}
+work=$(realpath -m "${1:-$here/build-cflite}")
 seconds=${SECONDS_PER_HARNESS:-5}
 mkdir -p "$work/out" "$work/work" "$work/run"
 
@@ -31,6 +31,7 @@ for opts in "$OUT"/*.options; do
   corpus=$work/run/$name
   rm -rf "$corpus" && mkdir -p "$corpus"
   unzip -q "$OUT/${name}_seed_corpus.zip" -d "$corpus"
+  seeds=$(ls "$corpus" | wc -l)
   args=(-max_total_time="$seconds" -artifact_prefix="$work/run/$name-")
   maxlen=$(sed -n 's/^max_len *= *//p' "$opts")
   [ -n "$maxlen" ] && args+=(-max_len="$maxlen")
@@ -38,7 +39,7 @@ for opts in "$OUT"/*.options; do
   # Reproducers a harness writes on a finding go to its run directory.
   if (cd "$work/run" && SCHEDCHECK_REPRO_DIR="$work/run" "$bin" "${args[@]}" "$corpus" >"$work/run/$name.log" 2>&1); then
     echo "cflite-test: $name: $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "$work/run/$name.log" | tail -1)," \
-         "seeds $(ls "$corpus" | wc -l)"
+         "from $seeds seeds, corpus now $(ls "$corpus" | wc -l)"
   else
     echo "cflite-test: $name FAILED:"; tail -30 "$work/run/$name.log"; status=1
   fi
