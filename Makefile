@@ -183,8 +183,9 @@ corpus-min: deps
 	done
 
 # The services' build (.clusterfuzzlite/build.sh) run here, then each
-# harness for SECONDS_PER_HARNESS (5) seconds.  About 10 minutes on two
-# cores, most of it the build; not part of `make test`.
+# harness for SECONDS_PER_HARNESS (5) seconds.  The build is a full
+# ASan + libFuzzer build of everything (35 minutes on the shared 2-core
+# machine); far past a minute, so not part of `make test`.
 cflite-test: deps
 	.clusterfuzzlite/test.sh $(CFLITE)
 
