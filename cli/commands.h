@@ -20,6 +20,9 @@ struct ProveArgs {
     std::string out;      // write reports and reproducers here
     std::string corpus;   // also store reproducers here (never overwriting)
     std::string expected; // an expected-verdict file instead of the built-in one
+    std::string shard;    // "I/N": run only part I of N (proofs/shard.h)
+    std::string junit, sarif; // write JUnit XML / SARIF 2.1.0 here
+    std::string write_timings; // write each proof's seconds as a timing file here
 };
 
 struct ReviewArgs {
@@ -36,6 +39,14 @@ int cmd_review(const ReviewArgs &a);
 // none of its entries has the wrong kind (name, is a directory).
 void check_output_dir(const std::string &opt, const std::string &dir,
                       const std::vector<std::pair<std::string, bool>> &entries = {});
+// `merge`: shard results (results.json of `prove --out`, or `prove --json`)
+// put back together into what one whole run gives.
+struct MergeArgs {
+    std::vector<std::string> files;
+    std::string out, junit, sarif, expected;
+    bool json = false;
+};
+int cmd_merge(const MergeArgs &a);
 
 int cmd_variants(bool json);
 int cmd_invariants(bool json);

@@ -36,6 +36,23 @@ int main(int argc, char **argv) {
     prove->add_option("--out", pa.out, "write reports, reproducers, results.json here");
     prove->add_option("--corpus", pa.corpus, "also store reproducers in this corpus directory");
     prove->add_option("--expected", pa.expected, "expected-verdict file (default: the built-in one)");
+    prove->add_option("--shard", pa.shard,
+                      "run part I of N of the selection (I/N), balanced by proofs/expected/timings.txt; "
+                      "put the parts together with `schedcheck merge`");
+    prove->add_option("--junit", pa.junit, "write a JUnit XML report here (one test case per proof)");
+    prove->add_option("--sarif", pa.sarif, "write a SARIF 2.1.0 log here (one result per unexpected counterexample)");
+    prove->add_option("--write-timings", pa.write_timings,
+                      "write each proof's seconds here, in the timing file's format (`make timings`)");
+
+    MergeArgs ma;
+    auto *merge = app.add_subcommand("merge", "put the results of `prove --shard` back together: the table, reports "
+                                              "and exit code of one whole run");
+    merge->add_option("files", ma.files, "results.json of each shard (prove --out DIR, or prove --json)")->required();
+    merge->add_option("--out", ma.out, "write reports, reproducers, results.json and verdicts.txt here");
+    merge->add_option("--junit", ma.junit, "write a JUnit XML report here");
+    merge->add_option("--sarif", ma.sarif, "write a SARIF 2.1.0 log here");
+    merge->add_option("--expected", ma.expected, "expected-verdict file (default: the built-in one)");
+    merge->add_flag("--json", ma.json, "print JSON");
 
     std::string file;
     auto *replay = app.add_subcommand("replay", "re-run a reproducer on the concrete reference");
@@ -95,7 +112,7 @@ int main(int argc, char **argv) {
     };
     if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
         std::cerr << "schedcheck: error: unknown command \"" << argv[1]
-                  << "\" (commands: variants, invariants, prove, replay, explain, equiv, oracle, review)\n";
+                  << "\" (commands: variants, invariants, prove, merge, replay, explain, equiv, oracle, review)\n";
         return 2;
     }
     try {
@@ -118,6 +135,8 @@ int main(int argc, char **argv) {
             return cmd_prove(pa);
         if (*replay || *explain)
             sc::proofs::set_plugin_dir(replay_dir);
+        if (*merge)
+            return cmd_merge(ma);
         if (*replay)
             return cmd_replay(file, json);
         if (*explain)
