@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/simulate.h"
 #include "oracle/process.h"
 #include "proofs/invariant.h"
 
@@ -40,6 +41,22 @@ int main(int argc, char **argv) {
     replay->add_flag("--json", json, "print JSON");
     auto *explain = app.add_subcommand("explain", "print the reviewer report of a reproducer");
     explain->add_option("file", file, "reproducer JSON")->required();
+
+    SimulateArgs sa;
+    auto *simulate = app.add_subcommand("simulate", "PELT and util_est signals of a workload, bit-exact, on variants "
+                                                    "or kernel oracles");
+    simulate->add_option("input", sa.input, "workload JSON (see README) or trace-cmd report text")->required();
+    simulate->add_option("--variant", sa.variants,
+                         "pelt/... (with its release's util_est), utilest/..., or PELT+UTILEST (repeatable)");
+    simulate->add_option("--oracle", sa.oracles, "a built-in kernel oracle: linux-6.1, linux-6.12 (repeatable)");
+    simulate->add_option("--arch", sa.arch, "ilp32 or lp64 (default lp64)");
+    simulate->add_option("--csv", sa.csv, "write the rows as CSV here");
+    simulate->add_option("--svg", sa.svg, "plot the signals as SVG here");
+    simulate->add_flag("--json", sa.json, "print JSON");
+    simulate->add_option("--every", sa.every_ms, "resample: one row per task every MS milliseconds");
+    simulate->add_option("--pid", sa.pids, "trace input: simulate this pid (repeatable)");
+    simulate->add_option("--comm", sa.comms, "trace input: simulate tasks with this comm (repeatable)");
+    simulate->add_flag("--check", sa.check, "trace input: compare with its sched_pelt_se events");
 
     EquivArgs ea;
     auto *equiv = app.add_subcommand("equiv", "prove a variant equivalent to a kernel-extracted oracle");
@@ -77,7 +94,7 @@ int main(int argc, char **argv) {
     };
     if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
         std::cerr << "schedcheck: error: unknown command \"" << argv[1]
-                  << "\" (commands: variants, invariants, prove, replay, explain, equiv, oracle)\n";
+                  << "\" (commands: variants, invariants, prove, replay, explain, simulate, equiv, oracle)\n";
         return 2;
     }
     try {
@@ -102,6 +119,8 @@ int main(int argc, char **argv) {
             return cmd_replay(file, json);
         if (*explain)
             return cmd_explain(file);
+        if (*simulate)
+            return cmd_simulate(sa);
         if (*equiv)
             return cmd_equiv(ea);
         if (*olist)

@@ -1,0 +1,33 @@
+// Plain SVG line plots: stacked panels sharing one x axis, one polyline
+// per series, ticks and labels on both axes.  No scripts, no external
+// resources: a browser opens the file as it is.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sc::sim {
+
+struct Series {
+    std::string label;
+    std::vector<std::pair<double, double>> points; // (x, y), x ascending
+    bool dashed = false;
+};
+
+struct Panel {
+    std::string title;
+    std::vector<Series> series;
+    // A vertical marker (e.g. the failed step), when marker_label is set.
+    double marker_x = 0;
+    std::string marker_label;
+};
+
+struct Plot {
+    std::string title;
+    std::string x_label;
+    std::vector<Panel> panels;
+};
+
+std::string render_svg(const Plot &p);
+
+} // namespace sc::sim
