@@ -41,6 +41,8 @@ int main(int argc, char **argv) {
     replay->add_flag("--json", json, "print JSON");
     auto *explain = app.add_subcommand("explain", "print the reviewer report of a reproducer");
     explain->add_option("file", file, "reproducer JSON")->required();
+    std::string explain_svg;
+    explain->add_option("--svg", explain_svg, "also plot the trace, with the failed comparison marked, as SVG here");
 
     SimulateArgs sa;
     auto *simulate = app.add_subcommand("simulate", "PELT and util_est signals of a workload, bit-exact, on variants "
@@ -118,7 +120,7 @@ int main(int argc, char **argv) {
         if (*replay)
             return cmd_replay(file, json);
         if (*explain)
-            return cmd_explain(file);
+            return cmd_explain(file, explain_svg);
         if (*simulate)
             return cmd_simulate(sa);
         if (*equiv)
