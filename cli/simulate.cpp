@@ -115,12 +115,12 @@ int cmd_simulate(const SimulateArgs &a) {
 
     Input in = load_input(a.input, a.pids, a.comms);
     const Workload &wl = in.workload;
-    if (a.check)
-        throw input_error("--check: the comparison with a trace's sched_pelt_se events is not implemented yet");
+    if (a.check && in.pelt_events.empty())
+        throw input_error(a.input + ": --check needs sched_pelt_se events of the chosen tasks, and there are none");
 
     std::vector<Result> rs;
     for (const Impl &im : impls)
-        rs.push_back(simulate(wl, im, arch, true));
+        rs.push_back(simulate(wl, im, arch, true, in.trace ? Start::zero : Start::empty));
     std::vector<std::vector<Row>> rows;
     for (const Result &r : rs)
         rows.push_back(every ? resample(r.rows, wl.tasks.size(), every, wl.end) : r.rows);
@@ -133,7 +133,7 @@ int cmd_simulate(const SimulateArgs &a) {
     std::vector<CheckReport> checks;
     if (a.check)
         for (const Result &r : rs)
-            checks.push_back(check_against_trace(in, r));
+            checks.push_back(check_against_trace(in, r.impl, arch));
 
     // Files first, each whole or not at all; nothing is written when any
     // input was bad (we would not be here).

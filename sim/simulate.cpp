@@ -159,6 +159,21 @@ template <class A> const UeOps<A> *ue_ops_for(const std::string &id) {
     return nullptr;
 }
 
+// 6.x: the largest sums right at a period boundary (period_contrib 0):
+// an always-runnable, always-running task's, LOAD_AVG_MAX - 1024 for the
+// unweighted load_sum and that << 10 for the runnable and util sums; the
+// averages are then weight, 1024 and 1024.
+template <class SA, class W> void saturate(SA &a, W weight) {
+    const std::uint64_t m = pelt::PELT_MIN_DIVIDER;
+    a.period_contrib = 0;
+    a.load_sum = m;
+    a.runnable_sum = m << 10;
+    a.util_sum = std::uint32_t(m << 10);
+    a.load_avg = weight;
+    a.runnable_avg = 1024;
+    a.util_avg = 1024;
+}
+
 // A reference variant: the PELT of version PV and, optionally, util_est.
 template <pelt::version PV, class A> struct RefModel {
     using ulong = typename A::ulong;
@@ -199,6 +214,15 @@ template <pelt::version PV, class A> struct RefModel {
     }
     void rebase(TaskState &s, std::uint64_t lut) { s.sa.last_update_time = lut; }
     std::uint64_t lut(const TaskState &s) const { return s.sa.last_update_time; }
+    void begin(TaskState &s, std::uint64_t now, bool saturated, ulong weight) {
+        s.sa.last_update_time = now;
+        if (saturated) {
+            if constexpr (six)
+                saturate(s.sa, weight);
+            else
+                throw input_error("a saturated start needs the 6.x PELT (pelt/v6.1, pelt/v6.12 or an oracle)");
+        }
+    }
     void fill(Row &r, const TaskState &s, const Rq &rq) const {
         const auto &a = s.sa;
         if constexpr (PV == pelt::version::v3_8) {
@@ -269,6 +293,11 @@ template <template <class> class KT, class A> struct KernelModel {
     }
     void rebase(TaskState &s, std::uint64_t lut) { s.se.avg.last_update_time = lut; }
     std::uint64_t lut(const TaskState &s) const { return s.se.avg.last_update_time; }
+    void begin(TaskState &s, std::uint64_t now, bool saturated, ulong weight) {
+        s.se.avg.last_update_time = now;
+        if (saturated)
+            saturate(s.se.avg, weight);
+    }
     void fill(Row &r, const TaskState &s, const Rq &rq) const {
         const auto &a = s.se.avg;
         r.load_avg = a.load_avg;
@@ -315,7 +344,8 @@ struct Clock {
     }
 };
 
-template <class M, class A, bool Record> Result run_model(M &m, const Workload &wl, const Impl &impl) {
+template <class M, class A, bool Record>
+Result run_model(M &m, const Workload &wl, const Impl &impl, Start start) {
     using ulong = typename A::ulong;
     Result res;
     res.impl = impl;
@@ -326,6 +356,7 @@ template <class M, class A, bool Record> Result run_model(M &m, const Workload &
         std::uint32_t cpu;
         std::uint32_t weight;
         St st = St::asleep;
+        bool started = false;
     };
     std::vector<PerTask> tasks(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -352,6 +383,10 @@ template <class M, class A, bool Record> Result run_model(M &m, const Workload &
         if (scaled) {
             clocks[p.cpu].advance(e.t);
             now = clocks[p.cpu].pelt;
+        }
+        if (start != Start::empty && !p.started) {
+            m.begin(p.s, now, start == Start::saturated, ulong(p.weight));
+            p.started = true;
         }
         // The inputs of __update_load_avg_se() in the state before the event:
         // load = se->on_rq, runnable = se_runnable(), running = curr == se.
@@ -442,22 +477,22 @@ template <class M, class A, bool Record> Result run_model(M &m, const Workload &
     return res;
 }
 
-template <class M, class A> Result run_any(M &m, const Workload &wl, const Impl &impl, bool record) {
-    return record ? run_model<M, A, true>(m, wl, impl) : run_model<M, A, false>(m, wl, impl);
+template <class M, class A> Result run_any(M &m, const Workload &wl, const Impl &impl, bool record, Start start) {
+    return record ? run_model<M, A, true>(m, wl, impl, start) : run_model<M, A, false>(m, wl, impl, start);
 }
 
-template <class A> Result simulate_on(const Workload &wl, const Impl &impl, bool record) {
+template <class A> Result simulate_on(const Workload &wl, const Impl &impl, bool record, Start start) {
     if (impl.oracle) {
 #if SC_ORACLE_LINUX_6_1
         if (impl.pelt == "linux-6.1") {
             KernelModel<oracle_gen::linux_6_1::kernel, A> m;
-            return run_any<decltype(m), A>(m, wl, impl, record);
+            return run_any<decltype(m), A>(m, wl, impl, record, start);
         }
 #endif
 #if SC_ORACLE_LINUX_6_12
         if (impl.pelt == "linux-6.12") {
             KernelModel<oracle_gen::linux_6_12::kernel, A> m;
-            return run_any<decltype(m), A>(m, wl, impl, record);
+            return run_any<decltype(m), A>(m, wl, impl, record, start);
         }
 #endif
         throw input_error("--oracle " + impl.spec + ": not built into this binary");
@@ -467,7 +502,7 @@ template <class A> Result simulate_on(const Workload &wl, const Impl &impl, bool
     auto go = [&]<pv V>() {
         RefModel<V, A> m;
         m.ue = ue;
-        return run_any<RefModel<V, A>, A>(m, wl, impl, record);
+        return run_any<RefModel<V, A>, A>(m, wl, impl, record, start);
     };
     switch (static_cast<pv>(find_variant(impl.pelt)->code)) {
     case pv::v3_8: return go.template operator()<pv::v3_8>();
@@ -481,8 +516,9 @@ template <class A> Result simulate_on(const Workload &wl, const Impl &impl, bool
 
 } // namespace
 
-Result simulate(const Workload &wl, const Impl &impl, Arch arch, bool record) {
-    return arch == Arch::lp64 ? simulate_on<lp64>(wl, impl, record) : simulate_on<ilp32>(wl, impl, record);
+Result simulate(const Workload &wl, const Impl &impl, Arch arch, bool record, Start start) {
+    return arch == Arch::lp64 ? simulate_on<lp64>(wl, impl, record, start)
+                              : simulate_on<ilp32>(wl, impl, record, start);
 }
 
 std::vector<Row> resample(const std::vector<Row> &rows, std::size_t ntasks, std::uint64_t step, std::uint64_t end) {

@@ -85,8 +85,17 @@ struct Result {
     std::uint64_t updates = 0; // PELT updates performed
 };
 
+// The state a task has at its first event.
+enum class Start {
+    empty,     // all zero, last_update_time 0 (a new task at time 0)
+    zero,      // all zero, last_update_time = the first event's time
+    saturated, // 6.x only: every sum at its largest (util_avg 1024, load_avg
+               // = weight), period_contrib 0, last_update_time = that time
+};
+
 // Runs the workload.  record = false keeps no rows (for speed figures).
-Result simulate(const Workload &wl, const Impl &impl, Arch arch, bool record = true);
+// Throws proofs::input_error for Start::saturated on a pre-6.x variant.
+Result simulate(const Workload &wl, const Impl &impl, Arch arch, bool record = true, Start start = Start::empty);
 
 // --every: per task, the row in force at 0, step, 2*step, ... (the last
 // row at or before each time; none before a task's first row).  kind of a

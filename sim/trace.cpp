@@ -73,6 +73,7 @@ class TraceReader {
 
     Input read(std::string_view text) {
         Input in;
+        in.trace = true;
         Workload &wl = in.workload;
         wl.origin = path_;
         std::size_t pos = 0, line = 0;
@@ -324,9 +325,53 @@ Input load_input(const std::string &path, const std::vector<std::int64_t> &pids,
     return TraceReader(path, pids, comms).read(text);
 }
 
-CheckReport check_against_trace(const Input &, const Result &r) {
+CheckReport check_against_trace(const Input &in, const Impl &impl, Arch arch) {
     CheckReport c;
-    c.impl = r.impl.spec;
+    c.impl = impl.spec;
+    const Workload &wl = in.workload;
+    Result lo = simulate(wl, impl, arch, true, Start::zero);
+    Result hi = simulate(wl, impl, arch, true, Start::saturated);
+    // Each task's rows, in time order (the same positions in both runs).
+    std::vector<std::vector<std::size_t>> rows(wl.tasks.size());
+    for (std::size_t i = 0; i < lo.rows.size(); ++i)
+        rows[lo.rows[i].task].push_back(i);
+    for (const PeltEvent &e : in.pelt_events) {
+        const auto &rs = rows[e.task];
+        auto it = std::upper_bound(rs.begin(), rs.end(), e.t,
+                                   [&](std::uint64_t t, std::size_t i) { return t < lo.rows[i].t; });
+        if (it == rs.begin())
+            continue; // before the task's first simulated update: nothing to compare
+        ++c.events;
+        const Row &a = lo.rows[*(it - 1)], &b = hi.rows[*(it - 1)];
+        std::uint64_t gap = e.update_time > a.last_update_time ? e.update_time - a.last_update_time
+                                                               : a.last_update_time - e.update_time;
+        std::uint64_t gu = (gap >> 10) + 1;
+        std::uint64_t w = wl.tasks[e.task].weight;
+        struct Sig {
+            const char *name;
+            std::uint64_t traced, lo, hi, scale;
+        } sigs[] = {{"load", e.load, a.load_avg, b.load_avg, w},
+                    {"runnable", e.runnable, a.runnable_avg, b.runnable_avg, 1024},
+                    {"util", e.util, a.util_avg, b.util_avg, 1024}};
+        bool bad = false;
+        std::string what;
+        for (const Sig &s : sigs) {
+            std::uint64_t slack = s.scale * gu / 46718 + 2;
+            std::uint64_t l = std::min(s.lo, s.hi), h = std::max(s.lo, s.hi);
+            l = l > slack ? l - slack : 0;
+            h += slack;
+            if (s.traced < l || s.traced > h) {
+                bad = true;
+                what += fmt::format(" {}={} outside [{}, {}]", s.name, s.traced, l, h);
+            }
+        }
+        if (bad) {
+            ++c.outside;
+            if (c.first_outside.size() < 20)
+                c.first_outside.push_back(fmt::format("{}:{}: t={} ns {}:{}", wl.origin, e.line, e.t,
+                                                      wl.tasks[e.task].name, what));
+        }
+    }
     return c;
 }
 

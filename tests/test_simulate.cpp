@@ -12,6 +12,8 @@
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
 #include "proofs/invariant.h"
+#include <nlohmann/json.hpp>
+
 #include "shell.h"
 #include "sim/simulate.h"
 #include "sim/workload.h"
@@ -419,5 +421,98 @@ TEST_CASE("simulate command: output files, comparisons, bad input", "[simulate][
     CHECK(rv.code == 2);
     Run ro = run_argv({SCHEDCHECK_BIN, "simulate", good, "--oracle", "linux-2.6"});
     CHECK(ro.code == 2);
+    fs::remove_all(dir);
+}
+
+namespace {
+
+// The 1-ms-of-2 task of the first test as trace-cmd saw it, from 100 s on,
+// with the kernel's sched_pelt_se reports after the updates at 2 and 3 ms
+// (the hand-computed values: 20 and 41; update_time = 100 s + the
+// last_update_time computed there).
+std::string half_trace(const std::string &util_at_3ms) {
+    return "cpus=2\n"
+           "          <idle>-0     [000]   100.000000: sched_wakeup:         comm=half pid=42 prio=120 target_cpu=000\n"
+           "          <idle>-0     [000]   100.000000: sched_switch:         prev_comm=swapper/0 prev_pid=0 prev_prio=120 "
+           "prev_state=R ==> next_comm=half next_pid=42 next_prio=120\n"
+           "            half-42    [000]   100.001000: sched_switch:         prev_comm=half prev_pid=42 prev_prio=120 "
+           "prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+           "            other-7    [001]   100.001500: sched_switch:         prev_comm=other prev_pid=7 prev_prio=120 "
+           "prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
+           "          <idle>-0     [000]   100.002000: sched_wakeup:         comm=half pid=42 prio=120 target_cpu=000\n"
+           "          <idle>-0     [000]   100.002000: sched_pelt_se:        cpu=0 path=(null) comm=half pid=42 load=20 "
+           "runnable=20 util=20 update_time=100001999872\n"
+           "          <idle>-0     [000]   100.002000: sched_switch:         prev_comm=swapper/0 prev_pid=0 prev_prio=120 "
+           "prev_state=R ==> next_comm=half next_pid=42 next_prio=120\n"
+           "            half-42    [000]   100.003000: sched_pelt_se:        cpu=0 path=(null) comm=half pid=42 load=41 "
+           "runnable=41 util=" + util_at_3ms + " update_time=100002999296\n"
+           "            half-42    [000]   100.003000: sched_switch:         prev_comm=half prev_pid=42 prev_prio=120 "
+           "prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+}
+
+} // namespace
+
+TEST_CASE("simulate: trace-cmd report input and --check", "[simulate][trace]") {
+    fs::path dir = fs::temp_directory_path() / ("sc-simtrace-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    auto write = [&](const std::string &name, const std::string &text) {
+        std::ofstream(dir / name) << text;
+        return (dir / name).string();
+    };
+    std::string good = write("half.txt", half_trace("41"));
+    Run r = run_argv({SCHEDCHECK_BIN, "simulate", good, "--pid", "42", "--oracle", "linux-6.12", "--variant",
+                      "pelt/v6.12", "--json"});
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    auto j = nlohmann::json::parse(r.out);
+    const auto &rows = j["implementations"][0]["rows"];
+    // wakeup_queued and run at 0, sleep at 1 ms; wakeup_queued and run at
+    // 2 ms, sleep at 3 ms; only pid 42 (other-7 is not chosen).
+    REQUIRE(rows.size() == 6);
+    CHECK(rows[2]["event"] == "sleep");
+    CHECK(rows[2]["util_sum"] == 999424);
+    CHECK(rows[3]["event"] == "wakeup_queued");
+    CHECK(rows[3]["util_avg"] == 20);
+    CHECK(rows[5]["util_avg"] == 41);
+    CHECK(rows[5]["last_update_time"] == 100002999296ULL);
+    CHECK(j["comparisons"][0]["differ"] == false);
+
+    // --check: 20 and 41 lie in the interval; 3 does not (exit 1, line 9).
+    Run c = run_argv({SCHEDCHECK_BIN, "simulate", good, "--comm", "half", "--check"});
+    INFO(c.out);
+    CHECK(c.code == 0);
+    CHECK(c.out.find("2 sched_pelt_se event(s), 0 outside") != std::string::npos);
+    std::string off = write("off.txt", half_trace("3"));
+    Run c2 = run_argv({SCHEDCHECK_BIN, "simulate", off, "--comm", "half", "--check"});
+    INFO(c2.out);
+    CHECK(c2.code == 1);
+    CHECK(c2.out.find("1 outside") != std::string::npos);
+    CHECK(c2.out.find(off + ":9:") != std::string::npos);
+
+    // Bad traces: exit 2, file and line named, nothing written.
+    std::string csv = (dir / "t.csv").string();
+    std::string text = half_trace("41");
+    std::string back = text;
+    back.replace(back.find("100.002000: sched_wakeup"), 10, "100.000500");
+    // The switch at 2 ms cut short before next_pid.
+    std::string cut = text.substr(0, text.find("next_pid=42 next_prio=120\n            half-42    [000]   100.003000")) + "\n";
+    struct Bad {
+        std::string name, text;
+        std::vector<std::string> extra;
+        std::string needle;
+    };
+    for (const Bad &b : {Bad{"back.txt", back, {}, ":6: timestamp: time goes backwards on CPU 0"},
+                         Bad{"cut.txt", cut, {}, "sched_switch: missing field next_pid"},
+                         Bad{"pid.txt", text, {"--pid", "4242"}, "--pid 4242: no such pid"}}) {
+        std::string f = write(b.name, b.text);
+        std::vector<std::string> argv = {SCHEDCHECK_BIN, "simulate", f, "--csv", csv};
+        argv.insert(argv.end(), b.extra.begin(), b.extra.end());
+        Run rb = run_argv(argv);
+        INFO(rb.out);
+        CHECK(rb.code == 2);
+        CHECK(rb.out.find(f) != std::string::npos);
+        CHECK(rb.out.find(b.needle) != std::string::npos);
+        CHECK_FALSE(fs::exists(csv));
+    }
     fs::remove_all(dir);
 }
