@@ -48,7 +48,7 @@ std::vector<std::string> oracle_ids() {
 
 std::string known_impls() {
     std::string s = "--variant takes a pelt/ or utilest/ variant id (pelt/v3.8, pelt/v4.3, pelt/v4.12, pelt/v6.1, "
-                    "pelt/v6.12, utilest/v6.1, ...) or PELT+UTILEST (pelt/v4.12+utilest/bellasi-v3); --oracle takes";
+                    "pelt/v6.12, utilest/v6.1, ...) or PELT+UTILEST (pelt/v4.12+utilest/bellasi-v3, pelt/v6.1+none); --oracle takes";
     auto o = oracle_ids();
     if (o.empty())
         return s + " nothing in this build (no kernel oracle was extracted)";
@@ -93,7 +93,9 @@ Impl parse_impl(const std::string &spec, bool oracle) {
     if (!pv || pv->family != "pelt")
         throw input_error("--variant: \"" + proofs::excerpt(spec) + "\" is not a PELT or util_est variant (" +
                           known_impls() + ")");
-    if (!u.empty()) {
+    if (u == "none")
+        u.clear(); // PELT alone
+    else if (!u.empty()) {
         const Variant *uv = find_variant(u);
         if (!uv || uv->family != "utilest")
             throw input_error("--variant \"" + proofs::excerpt(spec) + "\": \"" + proofs::excerpt(u) +
@@ -525,7 +527,10 @@ std::vector<Row> resample(const std::vector<Row> &rows, std::size_t ntasks, std:
     std::vector<Row> out;
     std::vector<const Row *> cur(ntasks, nullptr);
     std::size_t i = 0;
-    for (std::uint64_t t = 0;; t += step) {
+    // From the multiple of step at or before the first row (a trace starts
+    // late), so no empty samples are walked through.
+    std::uint64_t first = rows.empty() ? 0 : rows.front().t / step * step;
+    for (std::uint64_t t = first;; t += step) {
         while (i < rows.size() && rows[i].t <= t) {
             cur[rows[i].task] = &rows[i];
             ++i;

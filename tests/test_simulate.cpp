@@ -516,3 +516,56 @@ TEST_CASE("simulate: trace-cmd report input and --check", "[simulate][trace]") {
     }
     fs::remove_all(dir);
 }
+
+TEST_CASE("replay and explain: pelt reproducers, as recorded or not", "[replay][pelt]") {
+    fs::path dir = fs::temp_directory_path() / ("sc-replay-pelt-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    // v3.8 sets last_update_time to now and drops the sub-1024 ns part
+    // (ref/pelt.h), so pelt.time_accounted has a counterexample there.
+    Run p = run_argv({SCHEDCHECK_BIN, "prove", "--variant", "pelt/v3.8", "--invariant", "pelt.time_accounted",
+                      "--arch", "lp64", "--out", dir.string()});
+    INFO(p.out);
+    REQUIRE(p.out.find("COUNTEREXAMPLE") != std::string::npos);
+    std::string repro;
+    for (const auto &e : fs::directory_iterator(dir / "reproducers"))
+        repro = e.path().string();
+    REQUIRE_FALSE(repro.empty());
+    Run r = run_argv({SCHEDCHECK_BIN, "replay", repro});
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("VIOLATED") != std::string::npos);
+    CHECK(r.out.find("as recorded") != std::string::npos);
+    Run j = run_argv({SCHEDCHECK_BIN, "replay", "--json", repro});
+    REQUIRE(j.code == 0);
+    auto doc = nlohmann::json::parse(j.out);
+    CHECK(doc["as_recorded"] == true);
+    REQUIRE(doc["steps"].size() == 1);
+    // Every traced value is there, named: the text trace has one line each.
+    std::size_t lines = 0;
+    for (char c : doc["trace"].get<std::string>())
+        lines += c == '\n';
+    CHECK(doc["steps"][0]["values"].size() == lines);
+    CHECK(lines > 0);
+    // The same file claiming the invariant held: replay says it does not
+    // behave as recorded, exit 1.
+    std::ifstream in(repro);
+    auto rep = nlohmann::json::parse(in);
+    rep["claim"]["violated"] = false;
+    std::string flipped = (dir / "flipped.json").string();
+    std::ofstream(flipped) << rep.dump(2);
+    Run f = run_argv({SCHEDCHECK_BIN, "replay", flipped});
+    INFO(f.out);
+    CHECK(f.code == 1);
+    CHECK(f.out.find("NOT AS RECORDED") != std::string::npos);
+    // explain --svg: the report, and a plot with the failed comparison.
+    std::string svg = (dir / "cex.svg").string();
+    Run e = run_argv({SCHEDCHECK_BIN, "explain", repro, "--svg", svg});
+    INFO(e.out);
+    CHECK(e.code == 0);
+    std::ifstream sv(svg);
+    std::string text((std::istreambuf_iterator<char>(sv)), {});
+    CHECK(text.find("<svg") != std::string::npos);
+    CHECK(text.find("failed:") != std::string::npos);
+    CHECK(text.find("violated") != std::string::npos);
+    fs::remove_all(dir);
+}
