@@ -229,20 +229,21 @@ template <pelt::version PV, class A> struct RefModel {
         const auto &a = s.sa;
         if constexpr (PV == pelt::version::v3_8) {
             // v3.8 keeps other fields: its contrib stands in load_avg, its
-            // runnable and period series in load_sum and runnable_sum.
+            // runnable and period series in load_sum and runnable_sum; it
+            // has no utilization signal.
             r.load_avg = a.load_avg_contrib;
-            r.runnable_avg = 0;
-            r.util_avg = 0;
+            r.runnable_avg = none;
+            r.util_avg = none;
             r.load_sum = a.runnable_avg_sum;
             r.runnable_sum = a.runnable_avg_period;
-            r.util_sum = 0;
+            r.util_sum = none;
             r.period_contrib = a.runnable_avg_period % 1024;
         } else {
             r.load_avg = a.load_avg;
-            r.runnable_avg = a.runnable_avg;
+            r.runnable_avg = six ? std::uint64_t(a.runnable_avg) : none; // no runnable signal before 6.x
             r.util_avg = a.util_avg;
             r.load_sum = a.load_sum;
-            r.runnable_sum = a.runnable_sum;
+            r.runnable_sum = six ? std::uint64_t(a.runnable_sum) : none;
             r.util_sum = a.util_sum;
             r.period_contrib = a.period_contrib;
         }
