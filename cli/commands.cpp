@@ -367,10 +367,12 @@ std::string explain_svg(const Reproducer &r, const ReplayResult &rr, const std::
     values.title = "traced values, in trace order";
     sim::Series s;
     s.label = "value";
+    s.markers_only = true;
     double x = 0;
     for (const auto &st : rr.steps)
         for (const auto &nv : st.values) {
             s.points.push_back({x, double(nv.second)});
+            s.labels.push_back(nv.first + " = " + std::to_string(nv.second));
             x += 1;
         }
     values.series.push_back(s);
@@ -378,11 +380,18 @@ std::string explain_svg(const Reproducer &r, const ReplayResult &rr, const std::
     if (!rr.op.empty()) {
         sim::Panel cmp;
         cmp.title = fmt::format("failed: {} {} {} (expected, but false)", rr.lhs_name, rr.op, rr.rhs_name);
-        sim::Series l{rr.lhs_name, {{0, double(rr.lhs)}, {x > 1 ? x - 1 : 1, double(rr.lhs)}}};
-        sim::Series rh{rr.rhs_name, {{0, double(rr.rhs)}, {x > 1 ? x - 1 : 1, double(rr.rhs)}}};
+        // The two sides as two dots, left and right, the relation between.
+        sim::Series l, rh;
+        l.label = "left: " + rr.lhs_name;
+        rh.label = "right: " + rr.rhs_name;
+        l.markers_only = rh.markers_only = true;
+        l.points = {{0, double(rr.lhs)}};
+        l.labels = {rr.lhs_name + " = " + std::to_string(rr.lhs)};
+        rh.points = {{x > 1 ? x - 1 : 1, double(rr.rhs)}};
+        rh.labels = {rr.rhs_name + " = " + std::to_string(rr.rhs)};
         cmp.series = {l, rh};
-        cmp.marker_x = 0;
-        cmp.marker_label = rr.violated ? "violated" : "holds";
+        cmp.marker_x = (x > 1 ? x - 1 : 1) / 2;
+        cmp.marker_label = rr.op + (rr.violated ? ": violated" : ": holds");
         p.panels.push_back(cmp);
     }
     return sim::render_svg(p);

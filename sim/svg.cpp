@@ -114,6 +114,20 @@ std::string render_svg(const Plot &p) {
         for (std::size_t i = 0; i < pn.series.size(); ++i) {
             const Series &s = pn.series[i];
             const char *c = colors[i % 8];
+            if (s.markers_only) {
+                for (std::size_t q = 0; q < s.points.size(); ++q) {
+                    double x = X(s.points[q].first), y = Y(s.points[q].second);
+                    o += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>", x, y, c);
+                    if (q < s.labels.size())
+                        o += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" transform=\"rotate(-30 {:.1f} {:.1f})\">{}</text>",
+                                         x + 5, y - 5, x + 5, y - 5, esc(s.labels[q].substr(0, 60)));
+                    o += "\n";
+                }
+                o += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"/><text x=\"{}\" y=\"{}\">{}</text>\n",
+                                 left + pw + 20, y0 + 14 + 16 * i, c, left + pw + 34, y0 + 18 + 16 * i,
+                                 esc(s.label.substr(0, 28)));
+                continue;
+            }
             // At most ~4 points per horizontal pixel: keep each bucket's
             // first, min, max and last, so no spike is lost.
             std::string pts;

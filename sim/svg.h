@@ -12,6 +12,10 @@ struct Series {
     std::string label;
     std::vector<std::pair<double, double>> points; // (x, y), x ascending
     bool dashed = false;
+    // Points, not a line: one dot per point, each with its label (for
+    // values that are not a time series, such as a trace's named values).
+    bool markers_only = false;
+    std::vector<std::string> labels;
 };
 
 struct Panel {
