@@ -111,16 +111,15 @@ Impl parse_impl(const std::string &spec, bool oracle) {
 
 namespace {
 
-
 // util_est of a reference variant, called through plain function pointers:
 // it runs a few times per activation, PELT at every event.
 template <class A> struct UeOps {
     void (*enqueue)(utilest::cfs_rq<A> &, utilest::task<A> &);
     void (*dequeue)(utilest::cfs_rq<A> &, utilest::task<A> &, bool sleep);
     void (*update)(utilest::cfs_rq<A> &, utilest::task<A> &, bool sleep, typename A::ulong cap);
-    void (*change)(utilest::task<A> &);
     int order; // see Order below
     bool one_word; // 6.12: a single util_est word
+    int flag;      // cfs_se_util_change() after each average update: 0 none (bellasi), 1 v6.1, 2 v6.12
 };
 
 // When the end-of-activation sample is taken relative to the sleep's PELT
@@ -138,12 +137,9 @@ template <utilest::version V, class A> const UeOps<A> *ue_ops() {
             if constexpr (utilest::has_util_est_update<V>)
                 utilest::util_est_update<V, A>(rq, p, sleep, cap, kn);
         },
-        [](utilest::task<A> &p) {
-            if constexpr (utilest::has_cfs_se_util_change<V>)
-                utilest::cfs_se_util_change<V, A>(p, kn);
-        },
         utilest::is_bellasi<V> ? sample_in_dequeue_after : V == utilest::version::v6_12 ? sample_before : sample_after,
         V == utilest::version::v6_12,
+        V == utilest::version::v6_1 ? 1 : V == utilest::version::v6_12 ? 2 : 0,
     };
     return &ops;
 }
@@ -186,6 +182,8 @@ template <pelt::version PV, class A> struct RefModel {
     using Rq = utilest::cfs_rq<A>;
     static constexpr bool six = PV >= pelt::version::v6_1;
     const UeOps<A> *ue = nullptr;
+    int ue_flag = 0; // ue->flag
+    utilest::knobs kn{};
 
     bool has_ue() const { return ue != nullptr; }
     int order() const { return ue->order; }
@@ -193,8 +191,12 @@ template <pelt::version PV, class A> struct RefModel {
     __attribute__((always_inline)) int update(TaskState &s, std::uint64_t now, ulong load, ulong runnable,
                                               int running, ulong weight) {
         int r = pelt::update_load_avg<PV, A>(now, s.sa, load, runnable, running, weight);
-        if (r && ue)
-            ue->change(s.ue);
+        // cfs_se_util_change() runs after every average update: called
+        // directly (it is a bit test), not through a pointer.
+        if (r && ue_flag == 1)
+            utilest::cfs_se_util_change<utilest::version::v6_1, A>(s.ue, kn);
+        else if (r && ue_flag == 2)
+            utilest::cfs_se_util_change<utilest::version::v6_12, A>(s.ue, kn);
         return r;
     }
     void sync(TaskState &s) {
@@ -505,6 +507,7 @@ template <class A> Result simulate_on(const Workload &wl, const Impl &impl, bool
     auto go = [&]<pv V>() {
         RefModel<V, A> m;
         m.ue = ue;
+        m.ue_flag = ue ? ue->flag : 0;
         return run_any<RefModel<V, A>, A>(m, wl, impl, record, start);
     };
     switch (static_cast<pv>(find_variant(impl.pelt)->code)) {
