@@ -3,7 +3,9 @@
 // the implementations part.
 #include "cli/simulate.h"
 
+#include <filesystem>
 #include <iostream>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -140,6 +142,16 @@ int cmd_simulate(const SimulateArgs &a) {
     std::string note;
     std::string csv = a.csv.empty() ? "" : csv_text(rs, rows, wl, every != 0);
     std::string svg = a.svg.empty() ? "" : svg_text(rs, rows, wl, arch, note);
+    // Both destinations are checked first, so a bad --svg does not leave
+    // the --csv written alone.
+    for (const auto &[opt, path] : {std::pair<const char *, const std::string &>{"--csv", a.csv}, {"--svg", a.svg}}) {
+        if (path.empty())
+            continue;
+        std::string dir = std::filesystem::path(path).parent_path().string();
+        std::string why = proofs::directory_write_problem(dir.empty() ? "." : dir);
+        if (!why.empty())
+            throw input_error(std::string(opt) + " " + path + ": " + why);
+    }
     if (!a.csv.empty())
         proofs::write_file_atomic(a.csv, csv);
     if (!a.svg.empty())

@@ -417,6 +417,11 @@ TEST_CASE("simulate command: output files, comparisons, bad input", "[simulate][
         CHECK_FALSE(fs::exists(csv));
         CHECK_FALSE(fs::exists(svg));
     }
+    // An --svg that cannot be written: exit 2, and the --csv is not left alone.
+    Run ru = run_argv({SCHEDCHECK_BIN, "simulate", good, "--csv", csv, "--svg", (dir / "no" / "x.svg").string()});
+    CHECK(ru.code == 2);
+    CHECK(ru.out.find("--svg") != std::string::npos);
+    CHECK_FALSE(fs::exists(csv));
     Run rv = run_argv({SCHEDCHECK_BIN, "simulate", good, "--variant", "pelt/v9.9"});
     CHECK(rv.code == 2);
     Run ro = run_argv({SCHEDCHECK_BIN, "simulate", good, "--oracle", "linux-2.6"});
