@@ -81,40 +81,8 @@ template <class U64, class U32> inline U64 mul_u64_u32_shr(U64 a, U32 mul, unsig
     }
 }
 
-// Exact u64 / d by multiplication, for the 1024 divisors PELT's 6.x
-// averages use (get_pelt_divider(): PELT_MIN_DIVIDER + period_contrib, i.e.
-// 46718..47741): a hardware 64-bit division costs more than the rest of an
-// update.  With l = 16 (2^15 < d <= 2^16) and m = ceil(2^(64+l) / d), for
-// every n < 2^64
-//   n * m / 2^(64+l) = n/d + n*e / (d * 2^(64+l)),  e = m*d - 2^(64+l) < d,
-// and the second term is below 2^64 / 2^(64+l) = 2^-l <= 1/d, too little to
-// carry n/d past the next integer: floor(n * m / 2^(64+l)) = floor(n / d).
-// m lies in [2^64, 2^65); its low 64 bits are kept and the 2^64 part is
-// added back as n.
-struct pelt_reciprocals {
-    static constexpr std::uint32_t first = 47742 - 1024, count = 1024, l = 16;
-    std::uint64_t m[count];
-    constexpr pelt_reciprocals() : m{} {
-        for (std::uint32_t i = 0; i < count; ++i) {
-            unsigned __int128 d = first + i;
-            unsigned __int128 full = ((unsigned __int128)1 << (64 + l)) / d + (((unsigned __int128)1 << (64 + l)) % d != 0);
-            m[i] = static_cast<std::uint64_t>(full); // full - 2^64
-        }
-    }
-};
-inline constexpr pelt_reciprocals pelt_recip{};
-
 // u64 / u32, the kernel's div_u64().
-template <class U64, class U32> inline U64 div_u64(U64 dividend, U32 divisor) {
-    if constexpr (std::is_same_v<U64, std::uint64_t> && std::is_integral_v<U32>) {
-        std::uint32_t i = static_cast<std::uint32_t>(divisor) - pelt_reciprocals::first;
-        if (i < pelt_reciprocals::count) {
-            unsigned __int128 hi = ((unsigned __int128)dividend * pelt_recip.m[i]) >> 64;
-            return static_cast<U64>((hi + dividend) >> pelt_reciprocals::l);
-        }
-    }
-    return dividend / U64(divisor);
-}
+template <class U64, class U32> inline U64 div_u64(U64 dividend, U32 divisor) { return dividend / U64(divisor); }
 
 // a -> b, for statements built without branching (works on bool and on
 // symbolic booleans alike).

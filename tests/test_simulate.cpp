@@ -574,25 +574,3 @@ TEST_CASE("replay and explain: pelt reproducers, as recorded or not", "[replay][
     CHECK(text.find("violated") != std::string::npos);
     fs::remove_all(dir);
 }
-
-TEST_CASE("div_u64: the reciprocal path equals the hardware division", "[simulate][div]") {
-    // sc::div_u64 divides by PELT's dividers 46718..47741 by multiplication
-    // (ref/kernel.h); the machine's own u64 division is the reference.
-    std::mt19937_64 g(7);
-    std::uint64_t wrong = 0;
-    for (std::uint32_t d = 46718; d < 47742; ++d) {
-        auto chk = [&](std::uint64_t n) { wrong += sc::div_u64(n, d) != n / std::uint64_t(d); };
-        std::uint64_t top = ~0ULL / d;
-        for (std::uint64_t n : std::initializer_list<std::uint64_t>{0, 1, std::uint64_t(d) - 1, std::uint64_t(d),
-                                ~0ULL, ~0ULL - 1, top * d, top * d - 1, (top - 1) * d + d - 1})
-            chk(n);
-        for (int i = 0; i < 2000; ++i) {
-            chk(g());
-            chk(g() >> (g() % 64));
-        }
-    }
-    CHECK(wrong == 0);
-    // Outside that range it is the plain division.
-    CHECK(sc::div_u64(std::uint64_t(100), std::uint32_t(7)) == 14);
-    CHECK(sc::div_u64(~0ULL, std::uint32_t(47742)) == ~0ULL / 47742);
-}
