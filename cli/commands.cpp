@@ -28,6 +28,7 @@
 #include "proofs/shard.h"
 #include "cli/ci_formats.h"
 #include "ref/variants.h"
+#include "sim/svg.h"
 
 namespace sc::cli {
 
@@ -702,6 +703,48 @@ int cmd_merge(const MergeArgs &a) {
 }
 
 namespace {
+// A counterexample's trace as a plot: each traced value in the order the
+// trace gives them (one point per value, steps one after the other), and
+// the two sides of the failed comparison, marked.
+std::string explain_svg(const Reproducer &r, const ReplayResult &rr, const std::string &file) {
+    sim::Plot p;
+    p.title = fmt::format("schedcheck explain {}: {} on {} {}", file, r.invariant->id, r.variant->id,
+                          arch_name(r.arch));
+    p.x_label = "position in the trace (see the legend of the report)";
+    sim::Panel values;
+    values.title = "traced values, in trace order";
+    sim::Series s;
+    s.label = "value";
+    s.markers_only = true;
+    double x = 0;
+    for (const auto &st : rr.steps)
+        for (const auto &nv : st.values) {
+            s.points.push_back({x, double(nv.second)});
+            s.labels.push_back(nv.first + " = " + std::to_string(nv.second));
+            x += 1;
+        }
+    values.series.push_back(s);
+    p.panels.push_back(values);
+    if (!rr.op.empty()) {
+        sim::Panel cmp;
+        cmp.title = fmt::format("failed: {} {} {} (expected, but false)", rr.lhs_name, rr.op, rr.rhs_name);
+        // The two sides as two dots, left and right, the relation between.
+        sim::Series l, rh;
+        l.label = "left: " + rr.lhs_name;
+        rh.label = "right: " + rr.rhs_name;
+        l.markers_only = rh.markers_only = true;
+        l.points = {{0, double(rr.lhs)}};
+        l.labels = {rr.lhs_name + " = " + std::to_string(rr.lhs)};
+        rh.points = {{x > 1 ? x - 1 : 1, double(rr.rhs)}};
+        rh.labels = {rr.rhs_name + " = " + std::to_string(rr.rhs)};
+        cmp.series = {l, rh};
+        cmp.marker_x = (x > 1 ? x - 1 : 1) / 2;
+        cmp.marker_label = rr.op + (rr.violated ? ": violated" : ": holds");
+        p.panels.push_back(cmp);
+    }
+    return sim::render_svg(p);
+}
+
 // Replay a loaded reproducer; scenario errors are reported against the file.
 ReplayResult replay_file(const Reproducer &r, const std::string &file) {
     try {
@@ -712,12 +755,31 @@ ReplayResult replay_file(const Reproducer &r, const std::string &file) {
 }
 } // namespace
 
+namespace {
+// What the reproducer recorded: claim.violated (prove writes it for pelt
+// and utilest counterexamples); none when absent.
+std::optional<bool> recorded_violated(const Reproducer &r, const std::string &file) {
+    if (r.doc.contains("claim") && r.doc.at("claim").is_object() && r.doc.at("claim").contains("violated")) {
+        const json &v = r.doc.at("claim").at("violated");
+        if (!v.is_boolean())
+            throw input_error(file + ": claim.violated: expected true or false");
+        return v.get<bool>();
+    }
+    return std::nullopt;
+}
+} // namespace
+
 int cmd_replay(const std::string &file, bool as_json) {
     Reproducer r = load_reproducer(file);
+    std::optional<bool> recorded = recorded_violated(r, file);
     ReplayResult rr = replay_file(r, file);
+    bool as_recorded = !recorded || rr.violated == *recorded;
     if (as_json) {
-        std::cout << replay_json(r, rr).dump(2) << "\n";
-        return 0;
+        json j = replay_json(r, rr);
+        j["recorded_violated"] = recorded ? json(*recorded) : json(nullptr);
+        j["as_recorded"] = as_recorded;
+        std::cout << j.dump(2) << "\n";
+        return as_recorded ? 0 : 1;
     }
     std::cout << fmt::format("replay {}: {} {} on {} {}\n", file, r.invariant->id,
                              rr.violated ? "VIOLATED" : "holds", r.variant->id, arch_name(r.arch));
@@ -730,13 +792,31 @@ int cmd_replay(const std::string &file, bool as_json) {
     }
     for (const auto &w : rr.wraps)
         std::cout << "wrap: " << w << "\n";
-    return 0;
+    if (!recorded)
+        std::cout << "no recorded outcome (claim.violated) to compare with\n";
+    else if (!as_recorded)
+        std::cout << fmt::format("NOT AS RECORDED: the reproducer recorded the invariant {}, it now {}\n",
+                                 *recorded ? "violated" : "holding", rr.violated ? "is violated" : "holds");
+    else
+        std::cout << "as recorded\n";
+    return as_recorded ? 0 : 1;
 }
 
-int cmd_explain(const std::string &file) {
+int cmd_explain(const std::string &file, const std::string &svg) {
     Reproducer r = load_reproducer(file);
     ReplayResult rr = replay_file(r, file);
+    std::string plot;
+    if (!svg.empty()) {
+        if (rr.steps.empty())
+            throw input_error("explain --svg: the " + r.invariant->family +
+                              " family gives no structured trace to plot yet (pelt and utilest do)");
+        plot = explain_svg(r, rr, file);
+    }
     std::cout << reviewer_report(r, rr, file);
+    if (!svg.empty()) {
+        write_file_atomic(svg, plot);
+        std::cout << "wrote " << svg << "\n";
+    }
     return 0;
 }
 

@@ -1,6 +1,7 @@
 // The schedcheck subcommands.  Each returns the process exit code:
-//   0 ok (for prove: the verdicts match the expected file)
-//   1 a verdict differs from the expected file
+//   0 ok (for prove: the verdicts match the expected file; for replay: the
+//     reproducer behaves as recorded)
+//   1 a verdict differs from the expected file; replay: not as recorded
 //   2 bad usage or input
 //   3 internal error
 #pragma once
@@ -52,7 +53,7 @@ int cmd_variants(bool json);
 int cmd_invariants(bool json);
 int cmd_prove(const ProveArgs &a);
 int cmd_replay(const std::string &file, bool json);
-int cmd_explain(const std::string &file);
+int cmd_explain(const std::string &file, const std::string &svg);
 
 struct EquivArgs {
     std::string variant, oracle;

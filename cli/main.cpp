@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/simulate.h"
 #include "oracle/process.h"
 #include "proofs/invariant.h"
 #include "proofs/kernel_invariants.h"
@@ -63,6 +64,24 @@ int main(int argc, char **argv) {
     auto *explain = app.add_subcommand("explain", "print the reviewer report of a reproducer");
     explain->add_option("file", file, "reproducer JSON")->required();
     explain->add_option("--oracle-dir", replay_dir, "where the oracle a reproducer names was built (default: oracles)");
+    std::string explain_svg;
+    explain->add_option("--svg", explain_svg, "also plot the trace, with the failed comparison marked, as SVG here");
+
+    SimulateArgs sa;
+    auto *simulate = app.add_subcommand("simulate", "PELT and util_est signals of a workload, bit-exact, on variants "
+                                                    "or kernel oracles");
+    simulate->add_option("input", sa.input, "workload JSON (see README) or trace-cmd report text")->required();
+    simulate->add_option("--variant", sa.variants,
+                         "pelt/... (with its release's util_est), utilest/..., or PELT+UTILEST (repeatable)");
+    simulate->add_option("--oracle", sa.oracles, "a built-in kernel oracle: linux-6.1, linux-6.12 (repeatable)");
+    simulate->add_option("--arch", sa.arch, "ilp32 or lp64 (default lp64)");
+    simulate->add_option("--csv", sa.csv, "write the rows as CSV here");
+    simulate->add_option("--svg", sa.svg, "plot the signals as SVG here");
+    simulate->add_flag("--json", sa.json, "print JSON");
+    simulate->add_option("--every", sa.every_ms, "resample: one row per task every MS milliseconds");
+    simulate->add_option("--pid", sa.pids, "trace input: simulate this pid (repeatable)");
+    simulate->add_option("--comm", sa.comms, "trace input: simulate tasks with this comm (repeatable)");
+    simulate->add_flag("--check", sa.check, "trace input: compare with its sched_pelt_se events");
 
     EquivArgs ea;
     auto *equiv = app.add_subcommand("equiv", "prove a variant equivalent to a kernel-extracted oracle");
@@ -112,7 +131,7 @@ int main(int argc, char **argv) {
     };
     if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
         std::cerr << "schedcheck: error: unknown command \"" << argv[1]
-                  << "\" (commands: variants, invariants, prove, merge, replay, explain, equiv, oracle, review)\n";
+                  << "\" (commands: variants, invariants, prove, merge, replay, explain, simulate, equiv, oracle, review)\n";
         return 2;
     }
     try {
@@ -140,7 +159,9 @@ int main(int argc, char **argv) {
         if (*replay)
             return cmd_replay(file, json);
         if (*explain)
-            return cmd_explain(file);
+            return cmd_explain(file, explain_svg);
+        if (*simulate)
+            return cmd_simulate(sa);
         if (*equiv)
             return cmd_equiv(ea);
         if (*olist)

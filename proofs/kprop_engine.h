@@ -72,6 +72,10 @@ template <class A> ReplayResult kprop_replay_run(const KOut<A> &o) {
     for (const auto &[name, v] : o.shown)
         trace += "  " + name + " = " + std::to_string(word_value(v)) + "\n";
     rr.trace = trace;
+    ReplayStep st{"replay", {}};
+    for (const auto &[name, v] : o.shown)
+        st.values.push_back({name, word_value(v)});
+    rr.steps.push_back(std::move(st));
     for (const auto &c : o.checks) {
         if (concrete_holds(c))
             continue;
