@@ -175,7 +175,7 @@ struct DecayMonotone {
 //
 // The step does fail, on v4.12 and every 6.x alike, and not by a wrap:
 // accumulate_sum() counts the periods crossed in a u64 but returns them as
-// u32, so after exactly k * 2^32 periods (about 50.9 days) without an
+// u32, so after exactly k * 2^32 periods (2^52 ns, about 52 days) without an
 // update the caller sees "no period crossed" and keeps the old averages,
 // while the sums were decayed to 0.  The engine cannot show the state
 // before it reachable, so the verdict is UNKNOWN ("not inductive") with
