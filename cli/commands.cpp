@@ -96,6 +96,8 @@ void check_output_dir(const std::string &opt, const std::string &dir,
                                          : excerpt(existing.string(), 4096) + " is not a directory"));
     if (std::string why = directory_write_problem(existing.string()); !why.empty())
         throw input_error(opt + " " + shown + ": cannot write in " + excerpt(existing.string(), 4096) + ": " + why);
+    // Half-written files (NAME.tmp.<pid>) of a run that was killed outright.
+    sys::remove_stale_tmp_files(p);
     // What will be written inside it: directories (true) and files (false).
     for (const auto &[name, is_dir] : entries) {
         fs::path e = p / name;
@@ -823,7 +825,7 @@ int cmd_explain(const std::string &file, const std::string &svg) {
 int cmd_equiv(const EquivArgs &a) {
     const Variant *v = find_variant(a.variant);
     if (!v)
-        throw input_error("unknown variant \"" + a.variant + "\" (see `schedcheck variants`)");
+        throw input_error("unknown variant \"" + excerpt(a.variant) + "\" (see `schedcheck variants`)");
     std::vector<Arch> arches = parse_arches(a.arch);
     std::vector<EquivResult> rs;
     for (Arch ar : arches)

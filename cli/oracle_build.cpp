@@ -309,7 +309,9 @@ OracleBuild build_oracles(const std::string &kernel_arg, const std::string &patc
     fs::create_directories(out_dir, ec);
     if (ec)
         throw proofs::input_error("oracle build: cannot create --out " + out_dir + ": " + ec.message());
-    std::string tmpl = (fs::absolute(out_dir) / ".build-XXXXXX").string();
+    // .build-<pid>-XXXXXX; those of builds killed outright are removed first.
+    sys::remove_stale(fs::absolute(out_dir), ".build");
+    std::string tmpl = (fs::absolute(out_dir) / (".build-" + std::to_string(getpid()) + "-XXXXXX")).string();
     if (!mkdtemp(tmpl.data())) {
         if (!created.empty())
             fs::remove(created, ec);

@@ -26,6 +26,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -78,18 +79,18 @@ std::string wrap(const std::string &text, std::size_t width, const std::string &
 }
 
 // A private directory for the oracles, removed when the review ends
-// (also on an error; a signal ends the process through sys::interrupted).
+// (also on an error; a signal ends the process through sys::interrupted;
+// after SIGKILL the next run removes it: oracle/process.h).
 struct TempDir {
     fs::path path;
+    std::optional<sys::TempDir> dir;
     TempDir() {
-        std::string t = (fs::temp_directory_path() / "schedcheck-review-XXXXXX").string();
-        if (!mkdtemp(t.data()))
-            throw input_error(std::string("review: cannot create a temporary directory: ") + std::strerror(errno));
-        path = t;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
+        try {
+            dir.emplace(fs::temp_directory_path(), "schedcheck-review");
+        } catch (const std::runtime_error &e) {
+            throw input_error(std::string("review: ") + e.what());
+        }
+        path = dir->path;
     }
 };
 

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 
@@ -27,7 +28,15 @@ const std::vector<std::string> &oracle_files() {
 
 namespace {
 
+// A kernel source file, read whole: a regular file of at most 64 MB (the
+// largest sched file is well under 1 MB).
 std::string slurp(const fs::path &p) {
+    constexpr std::uintmax_t max_bytes = std::uintmax_t(64) << 20;
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec))
+        throw extract_error(p.string() + " is not a regular file");
+    if (fs::file_size(p, ec) > max_bytes)
+        throw extract_error(p.string() + " is larger than 64 MB");
     std::ifstream in(p, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
@@ -60,18 +69,18 @@ std::string makefile_version(const std::string &text) {
     return v[0] + "." + v[1] + (v[2].empty() ? "" : "." + v[2]);
 }
 
-// A private directory removed when it goes out of scope.
+// A private directory removed when it goes out of scope (and by the next
+// run, should this process be killed outright: oracle/process.h).
 struct TempDir {
     fs::path path;
+    std::optional<sys::TempDir> dir;
     TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "schedcheck-kernel-XXXXXX").string();
-        if (!mkdtemp(tmpl.data()))
-            throw extract_error("cannot create a temporary directory under " + fs::temp_directory_path().string());
-        path = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
+        try {
+            dir.emplace(fs::temp_directory_path(), "schedcheck-kernel");
+        } catch (const std::runtime_error &e) {
+            throw extract_error(e.what());
+        }
+        path = dir->path;
     }
 };
 
