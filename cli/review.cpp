@@ -79,20 +79,15 @@ std::string wrap(const std::string &text, std::size_t width, const std::string &
 }
 
 // A private directory for the oracles, removed when the review ends
-// (also on an error; a signal ends the process through sys::interrupted;
-// after SIGKILL the next run removes it: oracle/process.h).
-struct TempDir {
-    fs::path path;
-    std::optional<sys::TempDir> dir;
-    TempDir() {
-        try {
-            dir.emplace(fs::temp_directory_path(), "schedcheck-review");
-        } catch (const std::runtime_error &e) {
-            throw input_error(std::string("review: ") + e.what());
-        }
-        path = dir->path;
+// (oracle/process.h: removed when it goes out of scope, and by the next run
+// should this process be killed outright).
+sys::TempDir private_dir() {
+    try {
+        return sys::TempDir(fs::temp_directory_path(), "schedcheck-review");
+    } catch (const std::runtime_error &e) {
+        throw input_error(std::string("review: ") + e.what());
     }
-};
+}
 
 // The reference variants of a kernel version ("6.1.158" -> v6.1), if any.
 std::pair<const Variant *, const Variant *> reference_of(const std::string &version) {
@@ -146,7 +141,7 @@ int cmd_review(const ReviewArgs &a) {
 
     sys::install_signal_handlers();
     auto t0 = std::chrono::steady_clock::now();
-    TempDir tmp;
+    const sys::TempDir tmp = private_dir();
     const std::string odir = (tmp.path / "oracles").string();
     OracleBuild ob = build_oracles(a.kernel, a.patch, "review", odir, false);
     double t_build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

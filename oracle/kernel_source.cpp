@@ -5,7 +5,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
 #include <fstream>
 #include <sstream>
 
@@ -69,20 +68,16 @@ std::string makefile_version(const std::string &text) {
     return v[0] + "." + v[1] + (v[2].empty() ? "" : "." + v[2]);
 }
 
-// A private directory removed when it goes out of scope (and by the next
-// run, should this process be killed outright: oracle/process.h).
-struct TempDir {
-    fs::path path;
-    std::optional<sys::TempDir> dir;
-    TempDir() {
-        try {
-            dir.emplace(fs::temp_directory_path(), "schedcheck-kernel");
-        } catch (const std::runtime_error &e) {
-            throw extract_error(e.what());
-        }
-        path = dir->path;
+// A private directory for the tarball's files
+// (oracle/process.h: removed when it goes out of scope, and by the next run
+// should this process be killed outright).
+sys::TempDir private_dir() {
+    try {
+        return sys::TempDir(fs::temp_directory_path(), "schedcheck-kernel");
+    } catch (const std::runtime_error &e) {
+        throw extract_error(e.what());
     }
-};
+}
 
 KernelSource from_tree(const std::string &origin, const fs::path &top, const std::vector<std::string> &files) {
     KernelSource src;
@@ -118,7 +113,7 @@ KernelSource read_kernel(const std::string &path, const std::vector<std::string>
     // A tarball: unpack only the wanted files, wherever the top directory
     // is called.  "Not found in archive" is not an error here (a file may
     // be missing); anything else tar or the decompressor says is.
-    TempDir tmp;
+    const sys::TempDir tmp = private_dir();
     std::vector<std::string> argv = {"tar", "-x", "-f", fs::absolute(path).string(), "-C", tmp.path.string(),
                                      "--wildcards", "--no-wildcards-match-slash"};
     for (const auto &f : files)
