@@ -9,6 +9,15 @@
 #   make equiv    the variants against the oracles extracted from seed 000
 #                 and from the Linux 6.1 and 6.12 sources
 #   make install  put schedcheck on PATH (PREFIX=/usr/local)
+#   make timings  re-measure each proof's time (proofs/expected/timings.txt,
+#                 what `prove --shard I/N` balances)
+#   make fuzz JOBS=N      libFuzzer, then AFL++ as 1 -M and N-1 -S instances
+#   make fuzz-report      crashes, corpus size and coverage of the last runs
+#   make corpus-min       minimise every corpus, keeping named regression inputs
+#   make cflite-test      .clusterfuzzlite/build.sh as the services run it, and
+#                         each harness for a few seconds
+#   make coverage         llvm-cov of ref/ reached by replaying the corpora
+#   make deb              a Debian package (CPack)
 
 SHELL := /bin/bash
 BUILD ?= build
@@ -27,7 +36,17 @@ DEB_PACKAGES := build-essential cmake pkg-config libz3-dev z3 catch2 clang libcl
 # corpora/<name without _fuzz>.
 PARSER_HARNESSES := reproducer_reader_fuzz expected_reader_fuzz patch_series_fuzz c_definitions_fuzz
 
-.PHONY: all deps build run test fuzz bench equiv install clean corpus-replay
+FUZZPROPBUILD ?= build-fuzz-prop
+COVBUILD ?= build-cov
+CFLITE ?= build-cflite
+ALL_HARNESSES := cpuload_property_fuzz differential_fuzz $(PARSER_HARNESSES)
+# The corpus directory of harness $$h: corpora/<h without _fuzz>, except
+# the property harness's corpora/cpuload.
+CORPUS_OF = corp() { case $$1 in cpuload_property_fuzz) echo corpora/cpuload;; *) echo corpora/$${1%_fuzz};; esac; }
+
+.PHONY: bench-fuzz fuzz-prop-build
+.PHONY: all deps build run test fuzz bench equiv install clean corpus-replay timings fuzz-report corpus-min \
+        cflite-test coverage deb
 
 all: build
 
@@ -92,26 +111,116 @@ fuzz: deps
 	mkdir -p $(FUZZBUILD)/corpus-differential && cp -n corpora/differential/* $(FUZZBUILD)/corpus-differential/
 	SCHEDCHECK_REPRO_DIR=corpora/differential ./$(FUZZBUILD)/fuzz/differential_fuzz -max_total_time=$(FUZZ_SECONDS) \
 	  $(FUZZBUILD)/corpus-differential corpora/differential
+	$(MAKE) --no-print-directory fuzz-prop-build
 	mkdir -p $(FUZZBUILD)/corpus && cp -n corpora/cpuload/* $(FUZZBUILD)/corpus/ 2>/dev/null || true
-	./$(FUZZBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(FUZZ_SECONDS) \
+	./$(FUZZPROPBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(FUZZ_SECONDS) \
 	  -dict=corpora/cpuload.dict $(FUZZBUILD)/corpus corpora/cpuload
 	CC=afl-clang-fast CXX=afl-clang-fast++ cmake -S . -B $(AFLBUILD) -DCMAKE_BUILD_TYPE=Release \
 	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON -DSCHEDCHECK_AFL=ON >/dev/null
 	cmake --build $(AFLBUILD) -j $(JOBS) --target cpuload_property_afl differential_afl
-	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
-	  timeout --preserve-status $$(( $(FUZZ_SECONDS) + 30 )) \
-	  afl-fuzz -V $(FUZZ_SECONDS) -x corpora/cpuload.dict -i corpora/cpuload -o $(AFLBUILD)/findings \
-	  -- ./$(AFLBUILD)/fuzz/cpuload_property_afl
+	@# CMPLOG helps where the input must match keys and magic values: the
+	@# property harness's reproducer JSON and binary header.  It is a second
+	@# build of the same harness, given to one secondary (or to the main
+	@# instance when JOBS=1).
+	AFL_LLVM_CMPLOG=1 CC=afl-clang-fast CXX=afl-clang-fast++ cmake -S . -B $(AFLBUILD)-cmplog \
+	  -DCMAKE_BUILD_TYPE=Release -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON -DSCHEDCHECK_AFL=ON >/dev/null
+	AFL_LLVM_CMPLOG=1 cmake --build $(AFLBUILD)-cmplog -j $(JOBS) --target cpuload_property_afl
+	@# One -M and JOBS-1 -S instances on one sync directory, all stopped
+	@# after FUZZ_SECONDS; only the main instance prints its status.
+	@export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1; \
+	  mkdir -p $(AFLBUILD)/sync; pids=""; \
+	  for k in $$(seq 0 $$(( $(JOBS) - 1 ))); do \
+	    if [ $$k = 0 ]; then role="-M main"; else role="-S sec$$k"; fi; \
+	    cmplog=""; if [ $$k = $$(( $(JOBS) > 1 ? 1 : 0 )) ]; then cmplog="-c ./$(AFLBUILD)-cmplog/fuzz/cpuload_property_afl"; fi; \
+	    timeout --preserve-status $$(( $(FUZZ_SECONDS) + 30 )) \
+	      afl-fuzz $$role $$cmplog -V $(FUZZ_SECONDS) -x corpora/cpuload.dict -i corpora/cpuload -o $(AFLBUILD)/sync \
+	      -- ./$(AFLBUILD)/fuzz/cpuload_property_afl >$(AFLBUILD)/afl-$$k.log 2>&1 & pids="$$pids $$!"; \
+	  done; \
+	  echo "afl-fuzz: $(JOBS) instance(s) on $(AFLBUILD)/sync for $(FUZZ_SECONDS) s (pids$$pids)"; \
+	  rc=0; for p in $$pids; do wait $$p || rc=1; done; \
+	  [ $$rc = 0 ] || { tail -20 $(AFLBUILD)/afl-0.log; exit 1; }
 	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
 	  SCHEDCHECK_REPRO_DIR=corpora/differential timeout --preserve-status $$(( $(FUZZ_SECONDS) + 30 )) \
 	  afl-fuzz -V $(FUZZ_SECONDS) -i corpora/differential -o $(AFLBUILD)/findings-differential \
 	  -- ./$(AFLBUILD)/fuzz/differential_afl
-	@crashes=$$(ls $(AFLBUILD)/findings/default/crashes $(AFLBUILD)/findings-differential/default/crashes \
-	  2>/dev/null | grep -v -e README -e '^$$' -e ':$$' | wc -l); \
-	  echo "afl-fuzz: $$crashes crashing inputs"; test $$crashes -eq 0
+	@$(MAKE) --no-print-directory fuzz-report
+
+# What the last `make fuzz` left: crashes per instance, corpus sizes, and
+# AFL++'s own edge coverage (bitmap_cvg) and speed per instance.
+fuzz-report:
+	@echo "== AFL++ property harness ($(AFLBUILD)/sync) =="
+	@found=0; for d in $(AFLBUILD)/sync/*/ $(AFLBUILD)/findings-differential/*/; do \
+	  [ -f $$d/fuzzer_stats ] || continue; found=1; \
+	  st=$$d/fuzzer_stats; get() { sed -n "s/^$$1 *: *//p" $$st; }; \
+	  printf '%-60s corpus %6s  crashes %4s  hangs %4s  cvg %7s  execs/s %9s  execs %s\n' "$$d" \
+	    "$$(get corpus_count)" "$$(get saved_crashes)" "$$(get saved_hangs)" "$$(get bitmap_cvg)" \
+	    "$$(get execs_per_sec)" "$$(get execs_done)"; \
+	  for c in $$d/crashes/id:*; do [ -e "$$c" ] && echo "  crash: $$c"; done; \
+	done; [ $$found = 1 ] || echo "no AFL++ run found; run make fuzz first"
+	@echo "== corpora (checked in) =="
+	@$(CORPUS_OF); for h in $(ALL_HARNESSES); do c=$$(corp $$h); \
+	  printf '%-24s %-26s %5s files %9s bytes\n' $$h $$c "$$(ls $$c | wc -l)" "$$(cat $$c/* | wc -c)"; done
+	@crashes=$$(ls $(AFLBUILD)/sync/*/crashes $(AFLBUILD)/findings-differential/*/crashes 2>/dev/null \
+	  | grep -c '^id:' || true); echo "afl-fuzz: $$crashes crashing inputs"; test $$crashes -eq 0
+
+# libFuzzer -merge=1 of every corpus into a fresh directory, which then
+# replaces it.  Inputs with a name of their own (reproducers promoted from
+# counterexamples, regressions such as the 1E400 number) are kept whatever
+# the merge says; only the content-named (40 hex digits) ones can go.
+corpus-min: deps
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Release \
+	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
+	cmake --build $(FUZZBUILD) -j $(JOBS) --target $(ALL_HARNESSES)
+	@set -e; $(CORPUS_OF); for h in $(ALL_HARNESSES); do \
+	  c=$$(corp $$h); new=$(FUZZBUILD)/min-$$h; rm -rf $$new && mkdir -p $$new; \
+	  ./$(FUZZBUILD)/fuzz/$$h -merge=1 $$new $$c >$(FUZZBUILD)/min-$$h.log 2>&1 \
+	    || { tail -20 $(FUZZBUILD)/min-$$h.log; exit 1; }; \
+	  kept=0; for f in $$c/*; do n=$$(basename $$f); \
+	    if ! [[ $$n =~ ^[0-9a-f]{40}$$ ]]; then cp -p $$f $$new/$$n; kept=$$((kept+1)); fi; done; \
+	  before=$$(ls $$c | wc -l); \
+	  rm -rf $$c.old && mv $$c $$c.old && mv $$new $$c && rm -rf $$c.old; \
+	  echo "corpus-min: $$c: $$before -> $$(ls $$c | wc -l) files ($$kept named regression inputs kept)"; \
+	done
+
+# The services' build (.clusterfuzzlite/build.sh) run here, then each
+# harness for SECONDS_PER_HARNESS (5) seconds.  The build is a full
+# ASan + libFuzzer build of everything (35 minutes on the shared 2-core
+# machine); far past a minute, so not part of `make test`.
+cflite-test: deps
+	.clusterfuzzlite/test.sh $(CFLITE)
 
 bench: build
 	./$(BUILD)/schedcheck_bench
+	@$(MAKE) --no-print-directory bench-fuzz
+
+# The property harness's rate under libFuzzer on one core (Release, no
+# sanitizers), fuzzing a scratch copy of its corpus for BENCH_FUZZ_SECONDS.
+BENCH_FUZZ_SECONDS ?= 20
+fuzz-prop-build: deps
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZPROPBUILD) -DCMAKE_BUILD_TYPE=Release \
+	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON -DSCHEDCHECK_FUZZ_FOCUS=ON >/dev/null
+	cmake --build $(FUZZPROPBUILD) -j $(JOBS) --target cpuload_property_fuzz >/dev/null
+
+bench-fuzz: fuzz-prop-build
+	@rm -rf $(FUZZPROPBUILD)/bench-corpus && mkdir -p $(FUZZPROPBUILD)/bench-corpus && cp corpora/cpuload/* $(FUZZPROPBUILD)/bench-corpus/
+	@./$(FUZZPROPBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(BENCH_FUZZ_SECONDS) -print_final_stats=1 \
+	  -dict=corpora/cpuload.dict -artifact_prefix=$(FUZZPROPBUILD)/ $(FUZZPROPBUILD)/bench-corpus >$(FUZZPROPBUILD)/bench-fuzz.log 2>&1 \
+	  || { tail -30 $(FUZZPROPBUILD)/bench-fuzz.log; exit 1; }
+	@rm -rf $(FUZZPROPBUILD)/bench-corpus-slow && mkdir -p $(FUZZPROPBUILD)/bench-corpus-slow && cp corpora/cpuload/* $(FUZZPROPBUILD)/bench-corpus-slow/
+	@SCHEDCHECK_FUZZ_SLOW=1 ./$(FUZZPROPBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(BENCH_FUZZ_SECONDS) -print_final_stats=1 \
+	  -dict=corpora/cpuload.dict -artifact_prefix=$(FUZZPROPBUILD)/ $(FUZZPROPBUILD)/bench-corpus-slow >$(FUZZPROPBUILD)/bench-fuzz-slow.log 2>&1 \
+	  || { tail -30 $(FUZZPROPBUILD)/bench-fuzz-slow.log; exit 1; }
+	@rate() { sed -n 's/^stat::average_exec_per_sec: *//p' $$1; }; \
+	  echo "cpuload property harness under libFuzzer, one core, $(BENCH_FUZZ_SECONDS) s each:" \
+	    "$$(rate $(FUZZPROPBUILD)/bench-fuzz.log) execs/s (goal >= 100000);" \
+	    "$$(rate $(FUZZPROPBUILD)/bench-fuzz-slow.log) execs/s with SCHEDCHECK_FUZZ_SLOW=1 (per-invariant simulation with text)"
+
+# Each proof's time on one thread, into the timing file `prove --shard`
+# balances by (compiled in: rebuild after refreshing it).
+timings: build
+	./$(BUILD)/schedcheck prove --jobs 1 --write-timings proofs/expected/timings.txt >$(BUILD)/timings.log \
+	  || { code=$$?; [ $$code = 1 ] || { tail -20 $(BUILD)/timings.log; exit $$code; }; }
+	@tail -3 $(BUILD)/timings.log
 
 # Each variant against the patch image it is meant to equal.
 equiv: build
@@ -128,5 +237,48 @@ equiv: build
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
+# Line coverage of ref/ and of the extracted kernel functions reached by
+# replaying every corpus through its harness (clang source-based coverage):
+# HTML in $(COVBUILD)/html, a summary table, and the ref/ lines never run.
+LLVM_COV ?= $(shell command -v llvm-cov-14 || command -v llvm-cov)
+LLVM_PROFDATA ?= $(shell command -v llvm-profdata-14 || command -v llvm-profdata)
+coverage: deps
+	CC=clang CXX=clang++ cmake -S . -B $(COVBUILD) -DCMAKE_BUILD_TYPE=Release -DSCHEDCHECK_TESTS=OFF \
+	  -DSCHEDCHECK_FUZZ=ON -DCMAKE_CXX_FLAGS="-fprofile-instr-generate -fcoverage-mapping" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fprofile-instr-generate" >/dev/null
+	cmake --build $(COVBUILD) -j $(JOBS) --target $(ALL_HARNESSES)
+	@rm -rf $(COVBUILD)/profiles && mkdir -p $(COVBUILD)/profiles
+	@set -e; $(CORPUS_OF); for h in $(ALL_HARNESSES); do \
+	  LLVM_PROFILE_FILE=$(COVBUILD)/profiles/$$h.profraw ./$(COVBUILD)/fuzz/$$h -runs=0 $$(corp $$h) \
+	    >$(COVBUILD)/replay-$$h.log 2>&1 || { tail -20 $(COVBUILD)/replay-$$h.log; exit 1; }; done
+	$(LLVM_PROFDATA) merge -sparse $(COVBUILD)/profiles/*.profraw -o $(COVBUILD)/all.profdata
+	@objs=""; for h in $(ALL_HARNESSES); do \
+	  objs="$$objs $${objs:+-object }./$(COVBUILD)/fuzz/$$h"; done; \
+	  filt='(/ref/|/oracle_gen/linux_)'; \
+	  files=$$(ls $(CURDIR)/ref/*.h $(CURDIR)/$(COVBUILD)/oracle_gen/linux_*.h); \
+	  $(LLVM_COV) show $$objs -instr-profile=$(COVBUILD)/all.profdata -format=html \
+	    -output-dir=$(COVBUILD)/html $$files >/dev/null; \
+	  $(LLVM_COV) report $$objs -instr-profile=$(COVBUILD)/all.profdata $$files | tee $(COVBUILD)/summary.txt; \
+	  $(LLVM_COV) export $$objs -instr-profile=$(COVBUILD)/all.profdata -format=lcov $$files \
+	    >$(COVBUILD)/coverage.lcov; \
+	  awk -F'[:,]' '/^SF:/ { f = $$2; sub(".*/(ref|oracle_gen)/", "", f) } \
+	    /^DA:/ && $$3 == 0 && f !~ /^linux_/ { miss[f] = miss[f] " " $$2 } \
+	    END { for (f in miss) print "not reached: ref/" f ":" miss[f] }' $(COVBUILD)/coverage.lcov \
+	    | sort | tee $(COVBUILD)/not-reached.txt; \
+	  echo "coverage: HTML in $(COVBUILD)/html/index.html, summary in $(COVBUILD)/summary.txt"
+
+# A Debian package of the command, the headers and the plug-in tooling,
+# then a check that apt can satisfy its dependencies on this system and
+# that the unpacked binary proves something.
+deb: build
+	cd $(BUILD) && cpack -G DEB >/dev/null
+	@deb=$$(ls -t $(BUILD)/schedcheck_*.deb | head -1); echo "deb: $$deb"; \
+	  dpkg-deb --field $$deb Package Version Depends Recommends; \
+	  apt-get install --simulate -qq $$(realpath $$deb) >/dev/null \
+	    && echo "deb: apt-get install --simulate: dependencies satisfiable" ; \
+	  root=$$(mktemp -d); dpkg-deb -x $$deb $$root; \
+	  $$root/usr/bin/schedcheck prove --family cpuload --invariant balance.source_le_target --arch lp64 | tail -2; \
+	  rm -rf $$root
+
 clean:
-	rm -rf $(BUILD) $(SANBUILD) $(FUZZBUILD) $(AFLBUILD) $(OUT)
+	rm -rf $(BUILD) $(SANBUILD) $(FUZZBUILD) $(AFLBUILD) $(AFLBUILD)-cmplog $(FUZZPROPBUILD) $(COVBUILD) $(CFLITE) $(OUT)

@@ -1,6 +1,7 @@
 // The schedcheck subcommands.  Each returns the process exit code:
-//   0 ok (for prove: the verdicts match the expected file)
-//   1 a verdict differs from the expected file
+//   0 ok (for prove: the verdicts match the expected file; for replay: the
+//     reproducer behaves as recorded)
+//   1 a verdict differs from the expected file; replay: not as recorded
 //   2 bad usage or input
 //   3 internal error
 #pragma once
@@ -11,7 +12,8 @@ namespace sc::cli {
 
 struct ProveArgs {
     std::vector<std::string> families, variants, invariants;
-    std::vector<std::string> oracles; // built-in kernel oracles as subjects
+    std::vector<std::string> oracles; // kernel oracles as subjects: built in, or plug-ins in oracle_dir
+    std::string oracle_dir = "oracles";
     std::string arch = "all";
     unsigned timeout_ms = 10000;
     unsigned jobs = 0; // 0: one per core
@@ -19,13 +21,39 @@ struct ProveArgs {
     std::string out;      // write reports and reproducers here
     std::string corpus;   // also store reproducers here (never overwriting)
     std::string expected; // an expected-verdict file instead of the built-in one
+    std::string shard;    // "I/N": run only part I of N (proofs/shard.h)
+    std::string junit, sarif; // write JUnit XML / SARIF 2.1.0 here
+    std::string write_timings; // write each proof's seconds as a timing file here
 };
+
+struct ReviewArgs {
+    std::string patch, kernel, out;
+    unsigned fuzz_seconds = 0;
+    unsigned timeout_ms = 10000;
+    unsigned jobs = 0;
+    bool json = false;
+};
+// cli/review.cpp
+int cmd_review(const ReviewArgs &a);
+
+// Fails (input_error, exit 2) unless dir can be created or written, and
+// none of its entries has the wrong kind (name, is a directory).
+void check_output_dir(const std::string &opt, const std::string &dir,
+                      const std::vector<std::pair<std::string, bool>> &entries = {});
+// `merge`: shard results (results.json of `prove --out`, or `prove --json`)
+// put back together into what one whole run gives.
+struct MergeArgs {
+    std::vector<std::string> files;
+    std::string out, junit, sarif, expected;
+    bool json = false;
+};
+int cmd_merge(const MergeArgs &a);
 
 int cmd_variants(bool json);
 int cmd_invariants(bool json);
 int cmd_prove(const ProveArgs &a);
 int cmd_replay(const std::string &file, bool json);
-int cmd_explain(const std::string &file);
+int cmd_explain(const std::string &file, const std::string &svg);
 
 struct EquivArgs {
     std::string variant, oracle;
@@ -36,6 +64,25 @@ struct EquivArgs {
 };
 int cmd_equiv(const EquivArgs &a);
 int cmd_oracle_list(bool json, const std::string &oracle_dir);
+
+// One oracle made by `oracle build` (cli/oracle_build.cpp).
+struct BuiltOracle {
+    std::string name;
+    std::vector<std::string> found;
+    std::string fuzzer;      // the differential fuzzer's file name, if built
+    std::string fuzzer_note; // why not
+    std::string note;        // what the source lacks and was left out (util_est), or empty
+    std::string code;        // the generated code with the oracle's own names taken out
+};
+struct OracleBuild {
+    std::vector<BuiltOracle> built; // one, or NAME-pre and NAME-post
+    std::string version;            // the kernel's version, when known
+};
+// What `oracle build` does, without printing: NAME.h, .a, .so, .json (and the
+// differential fuzzer when asked) for each oracle, in out_dir.  Throws
+// input_error; a failure leaves nothing behind.
+OracleBuild build_oracles(const std::string &kernel, const std::string &patch, const std::string &name,
+                          const std::string &out_dir, bool with_fuzzer);
 int cmd_oracle_extract(const std::string &patch, bool json);
 // Extract, generate and compile an oracle library (cli/oracle_build.cpp).
 int cmd_oracle_build(const std::string &kernel, const std::string &patch, const std::string &name,

@@ -28,7 +28,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <regex>
+#include <thread>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -65,13 +67,7 @@ void write_text(const fs::path &p, const std::string &text) {
         throw proofs::input_error("cannot write " + p.string());
 }
 
-struct Built {
-    std::string name;
-    std::vector<std::string> found;
-    std::string fuzzer;      // the differential fuzzer's file name, if built
-    std::string fuzzer_note; // why not
-    std::string note;        // what the source lacks and was left out (util_est), or empty
-};
+using Built = BuiltOracle;
 
 // Where the build finds what it compiles against, found once per run.
 struct Toolchain {
@@ -141,16 +137,22 @@ std::string compile(const fs::path &dir, const std::vector<std::string> &argv, s
 // Generate, compile and archive one oracle in `tmp`.  A compiler error is
 // traced back to the extracted function it occurred in.
 Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOracleSpec spec, bool partial,
-                const std::string &origin, const Toolchain &tc) {
+                const std::string &origin, const Toolchain &tc, bool with_fuzzer) {
     spec.name = identifier(name);
     spec.id = name;
-    Built b{name, {}, {}, {}, {}};
+    Built b{name, {}, {}, {}, {}, {}};
     std::string body;
     try {
         oracle::PeltOracle g = oracle::generate_pelt_oracle(spec, partial, partial ? origin : "");
         body = std::move(g.code);
         b.found = std::move(g.found);
         b.note = std::move(g.note);
+        // The code with this oracle's names taken out, to tell whether two
+        // images differ in anything modelled.
+        oracle::KernelOracleSpec neutral = spec;
+        neutral.name = neutral.id = "x";
+        neutral.description.clear();
+        b.code = oracle::generate_pelt_oracle(neutral, partial, partial ? origin : "").code;
     } catch (const oracle::extract_error &e) {
         throw proofs::input_error(std::string("oracle build: ") + e.what());
     }
@@ -185,11 +187,19 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
     // class; the solver glue comes from the schedcheck binary that loads it.
     write_text(tmp / (name + "-plugin.cpp"),
                "#include \"" + name + ".h\"\n#include \"proofs/equiv_kernel_cases.h\"\n"
-               "#include \"proofs/oracle_plugin.h\"\n"
+               "#include \"proofs/oracle_plugin.h\"\n#include \"proofs/plugin_prove.h\"\n"
+               "using Impl = sc::proofs::PluginImpl<" + ns + "::kernel, " + ns + "::split_util_est>;\n"
                "extern \"C\" unsigned schedcheck_oracle_abi_v1() { return sc::proofs::plugin_abi(); }\n"
                "extern \"C\" int schedcheck_oracle_equiv_v1(sc::proofs::EquivResult *r, const sc::Variant *v,\n"
                "                                          unsigned t, std::string *e) {\n"
-               "    return sc::proofs::plugin_equiv<" + ns + "::kernel, " + ns + "::split_util_est>(r, v, t, e);\n}\n");
+               "    return sc::proofs::plugin_equiv<" + ns + "::kernel, " + ns + "::split_util_est>(r, v, t, e);\n}\n"
+               "extern \"C\" int schedcheck_oracle_applies_v1(const char *i) { return Impl::applies(i); }\n"
+               "extern \"C\" int schedcheck_oracle_prove_v1(sc::proofs::ProofResult *r, const sc::Variant *v,\n"
+               "    const char *i, sc::Arch a, const sc::proofs::ProveOptions *o, std::string *e) {\n"
+               "    return Impl::prove(r, v, i, a, o, e);\n}\n"
+               "extern \"C\" int schedcheck_oracle_replay_v1(sc::proofs::ReplayResult *r, const char *i, sc::Arch a,\n"
+               "    const nlohmann::json *d, std::string *e) {\n"
+               "    return Impl::replay(r, i, a, d, e);\n}\n");
     std::vector<std::string> plugin_cmd = {"c++", "-std=c++20", "-O1", "-fPIC", "-shared", "-fwrapv", "-I" + inc,
                                            name + "-plugin.cpp", "-o", name + ".so"};
     plugin_cmd.insert(plugin_cmd.end(), tc.z3_flags.begin(), tc.z3_flags.end());
@@ -201,7 +211,9 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
     // The differential fuzzer against this oracle, when clang's libFuzzer
     // is there (make deps installs it); its absence is said, not fatal.
     std::string fuzzer = name + "-differential";
-    if (!tc.clang) {
+    if (!with_fuzzer) {
+        b.fuzzer_note = "the differential fuzzer was not asked for";
+    } else if (!tc.clang) {
         b.fuzzer_note = "no clang++: the differential fuzzer was not built";
     } else if (!fs::exists(tc.inc / "fuzz/differential.cpp")) {
         b.fuzzer_note = "no fuzz/differential.cpp under " + inc + ": the differential fuzzer was not built";
@@ -228,12 +240,13 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
 
 } // namespace
 
-int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, const std::string &name_arg,
-                     const std::string &out_dir) {
+OracleBuild build_oracles(const std::string &kernel_arg, const std::string &patch, const std::string &name_arg,
+                          const std::string &out_dir, bool with_fuzzer) {
     std::string kernel = kernel_arg;
     if (kernel.empty() && patch.empty())
         kernel = "/usr/src/linux-source-6.12.tar.xz";
     std::vector<std::pair<std::string, oracle::KernelOracleSpec>> specs; // name -> spec
+    OracleBuild ob;
     bool partial = false;
     std::string origin;
     try {
@@ -263,6 +276,7 @@ int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, co
             specs.push_back({base + "-post", {"", "", "", "post-image of " + patch,
                                               oracle::post_image(s, s.patches.size())}});
         }
+        ob.version = specs.front().second.version;
     } catch (const oracle::extract_error &e) {
         throw proofs::input_error(std::string("oracle build: ") + e.what());
     }
@@ -295,7 +309,9 @@ int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, co
     fs::create_directories(out_dir, ec);
     if (ec)
         throw proofs::input_error("oracle build: cannot create --out " + out_dir + ": " + ec.message());
-    std::string tmpl = (fs::absolute(out_dir) / ".build-XXXXXX").string();
+    // .build-<pid>-XXXXXX; those of builds killed outright are removed first.
+    sys::remove_stale(fs::absolute(out_dir), ".build");
+    std::string tmpl = (fs::absolute(out_dir) / (".build-" + std::to_string(getpid()) + "-XXXXXX")).string();
     if (!mkdtemp(tmpl.data())) {
         if (!created.empty())
             fs::remove(created, ec);
@@ -312,10 +328,28 @@ int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, co
             if (!fs::remove(p, ec) || p == created)
                 break;
     };
-    std::vector<Built> built;
+    std::vector<Built> &built = ob.built;
     try {
-        for (auto &[name, spec] : specs)
-            built.push_back(build_one(tmp, name, spec, partial, origin, tc));
+        // The images are built side by side (each build is a few compiler
+        // runs, which is where the time goes).
+        std::vector<std::optional<Built>> slots(specs.size());
+        std::vector<std::exception_ptr> errs(specs.size());
+        std::vector<std::thread> ts;
+        for (std::size_t k = 0; k < specs.size(); ++k)
+            ts.emplace_back([&, k] {
+                try {
+                    slots[k] = build_one(tmp, specs[k].first, specs[k].second, partial, origin, tc, with_fuzzer);
+                } catch (...) {
+                    errs[k] = std::current_exception();
+                }
+            });
+        for (auto &t : ts)
+            t.join();
+        for (auto &e : errs)
+            if (e)
+                std::rethrow_exception(e);
+        for (auto &b : slots)
+            built.push_back(std::move(*b));
     } catch (...) {
         fs::remove_all(tmp, ec);
         remove_created();
@@ -324,7 +358,13 @@ int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, co
     for (const auto &e : fs::directory_iterator(tmp))
         fs::rename(e.path(), fs::path(out_dir) / e.path().filename());
     fs::remove_all(tmp);
-    for (const auto &b : built) {
+    return ob;
+}
+
+int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, const std::string &name_arg,
+                     const std::string &out_dir) {
+    const OracleBuild ob = build_oracles(kernel_arg, patch, name_arg, out_dir, true);
+    for (const auto &b : ob.built) {
         std::string d;
         for (const auto &x : b.found)
             d += (d.empty() ? "" : ", ") + x;

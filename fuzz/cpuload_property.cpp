@@ -28,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "proofs/cpuload_fast.h"
 #include "proofs/cpuload_invariants.h"
 #include "proofs/domain.h"
 #include "proofs/expected.h"
@@ -36,6 +37,7 @@
 #include "ref/checked.h"
 #include "ref/cpuload_scenario.h"
 #include "ref/variants.h"
+#include "fuzz/cpuload_bytes.h"
 
 namespace {
 
@@ -46,8 +48,7 @@ using sc::cpuload::patch_level;
 using sc::proofs::InvariantInfo;
 using sc::proofs::LoadDomain;
 using sc::proofs::ReplayResult;
-
-constexpr std::size_t max_steps = 64;
+using namespace sc::fuzz_cpuload;
 
 // SCHEDCHECK_FUZZ_ALL=1: also check invariants whose expected verdict is
 // UNKNOWN or not listed (never the COUNTEREXAMPLE ones).
@@ -55,6 +56,10 @@ bool g_check_unproved = false;
 // SCHEDCHECK_FUZZ_PRINT=1: print every decoded scenario (for writing seeds
 // and for reading a crashing input).
 bool g_print = false;
+// SCHEDCHECK_FUZZ_SLOW=1: evaluate each invariant on its own simulation and
+// with its text, as the harness did before first_violated(); for measuring
+// the difference (make bench) and for cross-checking the fast path.
+bool g_slow = false;
 
 bool env_flag(const char *name) {
     const char *v = std::getenv(name);
@@ -91,6 +96,7 @@ constexpr const char *converges_id = "cpuload.converges";
 // What runs for one (variant, arch), worked out once.
 struct Plan {
     std::vector<const InvariantInfo *> checks;
+    std::vector<std::string> ids; // their ids, parallel
     // The number of constant-load ticks after which the proof says every
     // cpu_load[i] has reached the load; passed to the converges check.
     std::uint64_t converge_ticks = 0;
@@ -105,264 +111,9 @@ const Plan &plan_for(const Variant &v, Arch a) {
     Plan pl;
     for (const InvariantInfo &inv : sc::proofs::invariants())
         if (worth_checking(v, inv, a))
-            pl.checks.push_back(&inv);
+            pl.checks.push_back(&inv), pl.ids.push_back(inv.id);
     pl.converge_ticks = sc::proofs::cpuload_inv::converge_bound(v.level, a);
     return cache.emplace(key, std::move(pl)).first->second;
-}
-
-// ---------------------------------------------------------------------------
-// Byte decoder.  Reading past the end yields zero bytes, so every prefix of
-// an input is itself a valid input and the fuzzer can shrink freely.
-
-struct Bytes {
-    const std::uint8_t *p;
-    std::size_t n, i = 0;
-
-    bool more() const { return i < n; }
-    std::uint8_t u8() { return i < n ? p[i++] : 0; }
-    std::uint64_t le(int k) { // k bytes, little endian
-        std::uint64_t v = 0;
-        for (int j = 0; j < k; ++j)
-            v |= std::uint64_t(u8()) << (8 * j);
-        return v;
-    }
-};
-
-// Limits for one arch: the domain plus the machine word.
-struct Limits {
-    const LoadDomain &dom;
-    std::uint64_t ulong_max;
-};
-
-std::uint64_t sat_add(std::uint64_t a, std::uint64_t b, std::uint64_t max) {
-    return (a > max || b > max - a) ? max : a + b;
-}
-
-// A load in [0, max], biased towards the values where arithmetic changes
-// character: 0, 1, the top of the domain, powers of two and their
-// neighbours, the 32-bit boundary, and realistic task weights.
-std::uint64_t pick_value(Bytes &in, std::uint64_t max) {
-    std::uint8_t sel = in.u8();
-    std::uint64_t v;
-    bool exact = true; // structured values are clamped, random ones reduced
-    switch (sel % 16) {
-    case 0: return 0;
-    case 1: return max < 1 ? max : 1;
-    case 2: return max;
-    case 3: { std::uint64_t d = in.u8(); return d > max ? 0 : max - d; }
-    case 4: v = 1ULL << (in.u8() % 64); break;                  // 2^k
-    case 5: v = (1ULL << (in.u8() % 64)) - 1; break;            // 2^k - 1
-    case 6: v = (1ULL << 32) + std::int8_t(in.u8()); break;     // around 2^32
-    case 7: v = in.u8(); break;
-    case 8: v = in.le(2); break;
-    case 9: v = 1024 * (std::uint64_t(in.u8()) + 1); break;     // NICE_0_LOAD multiples
-    case 10: v = 88761 * (in.le(2) + 1); break;                 // nice -20 tasks
-    case 11: v = (std::uint64_t(1) << 18) * in.le(3); break;    // MAX_SHARES groups
-    case 12:
-    case 13: v = in.le(4); exact = false; break;
-    default: v = in.le(8); exact = false; break;
-    }
-    if (v <= max)
-        return v;
-    if (exact || max == ~0ULL)
-        return max;
-    return v % (max + 1);
-}
-
-// A number of ticks: mostly small (1..300), sometimes 0, sometimes on the
-// decay table's edges, sometimes huge.  Not yet limited to the word.
-std::uint64_t pick_ticks(Bytes &in) {
-    static constexpr std::uint64_t edges[16] = {1,  2,  7,   8,   9,   31,  32,    33,
-                                                63, 64, 65,  127, 128, 129, 0xffffffffULL, ~0ULL};
-    std::uint8_t sel = in.u8();
-    switch (sel % 8) {
-    case 0: return 0;
-    case 1:
-    case 2:
-    case 3: return 1 + in.le(2) % 300;
-    case 4: return edges[in.u8() % 16];
-    case 5: return in.le(2);
-    case 6: return in.le(4);
-    default: return in.le(8);
-    }
-}
-
-// The jiffies of a tick: one later than now, as scheduler_tick() sees it,
-// unless the selector asks for something else.
-std::uint64_t pick_tick_delta(Bytes &in) {
-    std::uint8_t sel = in.u8();
-    if (sel < 160)
-        return 1;
-    if (sel < 176)
-        return 0;
-    return pick_ticks(in);
-}
-
-std::uint64_t pick_initial_jiffies(Bytes &in, std::uint64_t ulong_max) {
-    constexpr std::uint64_t initial_jiffies = 0xfffb6c20ULL; // (unsigned int)(-300 * HZ), HZ = 1000
-    std::uint8_t sel = in.u8();
-    std::uint64_t v;
-    switch (sel % 8) {
-    case 0: v = 0; break;
-    case 1: v = in.le(2); break;
-    case 2: v = initial_jiffies; break;
-    case 3: v = ulong_max - 1 - in.u8(); break;
-    case 4: v = 0xffffffffULL - in.u8(); break;
-    default: v = in.le(8); break;
-    }
-    v &= ulong_max;
-    return v == ulong_max ? v - 1 : v; // the proofs leave room for one more tick
-}
-
-std::uint32_t pick_pct(Bytes &in, const LoadDomain &dom) {
-    static constexpr std::uint32_t usual[8] = {100, 101, 110, 117, 125, 200, 999, 1000};
-    std::uint8_t sel = in.u8();
-    std::uint64_t v = (sel & 1) ? usual[(sel >> 1) % 8] : dom.pct_lo + in.le(2) % (dom.pct_hi - dom.pct_lo + 1);
-    if (v < dom.pct_lo)
-        v = dom.pct_lo;
-    if (v > dom.pct_hi)
-        v = dom.pct_hi;
-    return static_cast<std::uint32_t>(v);
-}
-
-// Flags byte: bit 0 lp64, bit 1 LB_BIAS off, bits 2-4 all set: a
-// convergence run (constant load for as many ticks as the converges bound,
-// from the decoded initial state) instead of decoded steps.
-constexpr std::uint8_t converge_mode = 0x1c;
-
-template <class A>
-sc::cpuload::scenario<A> decode(Bytes &in, std::uint8_t flags, patch_level level, const Limits &lim,
-                                std::uint64_t converge_ticks) {
-    const LoadDomain &dom = lim.dom;
-    sc::cpuload::scenario<A> s;
-    s.kn.lb_bias = (flags & 2) == 0; // LB_BIAS is on by default
-    s.kn.imbalance_pct = pick_pct(in, dom);
-
-    for (auto &c : s.init.cpu_load)
-        c = pick_value(in, dom.max_load);
-    std::uint64_t now = pick_initial_jiffies(in, lim.ulong_max);
-    s.init.last_load_update_tick = now;
-    s.init.cfs.runnable_load_avg = pick_value(in, dom.max_load);
-    s.init.cfs.h_nr_running = pick_value(in, dom.max_tasks);
-
-    if ((flags & converge_mode) == converge_mode && converge_ticks <= 4096) {
-        std::uint64_t L = pick_value(in, dom.max_load);
-        std::uint64_t n = converge_ticks + in.u8() % 4;
-        for (std::uint64_t k = 0; k < n; ++k) {
-            now = sat_add(now, 1, lim.ulong_max);
-            sc::cpuload::step<A> st{op::tick};
-            st.a = L;
-            st.b = now;
-            s.steps.push_back(st);
-        }
-        return s;
-    }
-
-    const bool has_decay = level <= patch_level::shi_1;
-    // The decay checks compare pairs of decay steps with an equal load or an
-    // equal tick count, so a decay step may repeat the previous one's.
-    std::uint64_t last_decay_load = 0, last_missed = 0;
-    while (in.more() && s.steps.size() < max_steps) {
-        op kind = static_cast<op>(in.u8() % sc::cpuload::op_count);
-        if (kind == op::decay && !has_decay)
-            kind = op::tick; // patch 2/4 removed decay_load_missed()
-        sc::cpuload::step<A> st{kind};
-        switch (kind) {
-        case op::tick:
-            st.a = pick_value(in, dom.max_load);
-            now = sat_add(now, pick_tick_delta(in), lim.ulong_max);
-            st.b = now;
-            break;
-        case op::idle_update:
-        case op::nohz_exit:
-            now = sat_add(now, pick_ticks(in), lim.ulong_max);
-            st.a = now;
-            break;
-        case op::set_load:
-            st.a = pick_value(in, dom.max_load);
-            st.n = pick_value(in, dom.max_tasks);
-            break;
-        case op::update: { // pending_updates >= 1: the code subtracts one
-            std::uint64_t p = pick_ticks(in);
-            st.a = pick_value(in, dom.max_load);
-            st.b = p == 0 ? 1 : p > lim.ulong_max ? lim.ulong_max : p;
-            break;
-        }
-        case op::decay: { // missed_updates + 1 must not wrap
-            std::uint8_t sel = in.u8();
-            st.idx = 1 + sel % (sc::cpuload::CPU_LOAD_IDX_MAX - 1);
-            std::uint64_t m;
-            if ((sel & 0x60) == 0x60)
-                m = sat_add(last_missed, 1, lim.ulong_max); // one more missed tick
-            else if (sel & 0x10)
-                m = last_missed;
-            else
-                m = pick_ticks(in);
-            std::uint64_t load = (sel & 0x80) ? last_decay_load : pick_value(in, dom.max_load);
-            m = m > lim.ulong_max - 1 ? lim.ulong_max - 1 : m;
-            st.a = load;
-            st.b = m;
-            last_decay_load = load;
-            last_missed = m;
-            break;
-        }
-        case op::balance: st.idx = in.u8() % sc::cpuload::CPU_LOAD_IDX_MAX; break;
-        }
-        s.steps.push_back(st);
-    }
-    return s;
-}
-
-// The same domain, checked on a scenario that came from a reproducer file:
-// a mutated file outside the domain is ignored, like any invalid input.
-template <class A> bool in_domain(const sc::cpuload::scenario<A> &s, patch_level level, const Limits &lim) {
-    const LoadDomain &dom = lim.dom;
-    auto load_ok = [&](const auto &x) { return x.value() <= dom.max_load; };
-    if (s.kn.imbalance_pct.value() < dom.pct_lo || s.kn.imbalance_pct.value() > dom.pct_hi)
-        return false;
-    for (const auto &c : s.init.cpu_load)
-        if (!load_ok(c))
-            return false;
-    if (!load_ok(s.init.cfs.runnable_load_avg) || s.init.cfs.h_nr_running.value() > dom.max_tasks)
-        return false;
-    std::uint64_t now = s.init.last_load_update_tick.value();
-    if (now > lim.ulong_max - 1)
-        return false;
-    if (s.steps.size() > 4096)
-        return false; // keep each run short
-    for (const auto &st : s.steps) {
-        switch (st.kind) {
-        case op::tick:
-            if (!load_ok(st.a) || st.b.value() < now)
-                return false;
-            now = st.b.value();
-            break;
-        case op::idle_update:
-        case op::nohz_exit:
-            if (st.a.value() < now)
-                return false;
-            now = st.a.value();
-            break;
-        case op::set_load:
-            if (!load_ok(st.a) || st.n.value() > dom.max_tasks)
-                return false;
-            break;
-        case op::update:
-            if (!load_ok(st.a) || st.b.value() == 0)
-                return false;
-            break;
-        case op::decay:
-            if (level > patch_level::shi_1 || !load_ok(st.a) || st.b.value() > lim.ulong_max - 1 ||
-                st.idx < 1 || st.idx >= sc::cpuload::CPU_LOAD_IDX_MAX)
-                return false;
-            break;
-        case op::balance:
-            if (st.idx < 0 || st.idx >= sc::cpuload::CPU_LOAD_IDX_MAX)
-                return false;
-            break;
-        }
-    }
-    return true;
 }
 
 // ---------------------------------------------------------------------------
@@ -465,21 +216,45 @@ template <class A> int check(const Variant &v, const sc::cpuload::scenario<A> &s
         std::fprintf(stderr, "schedcheck fuzz: %s %s %s\n", v.id.c_str(), std::string(sc::arch_name(A::arch)).c_str(),
                      sc::proofs::scenario_to_json(s).dump().c_str());
     const Plan &pl = plan_for(v, A::arch);
-    for (const InvariantInfo *inv : pl.checks) {
-        ReplayResult rr;
-        std::uint64_t bound = inv->id == converges_id ? pl.converge_ticks : 0;
-        try {
-            sc::wrap_log().clear();
-            rr = sc::proofs::cpuload_inv::evaluate<A>(inv->id, v.level, s, bound);
-        } catch (const sc::cpuload::unsupported_step &) {
-            return 0; // not a valid scenario for this variant
-        } catch (const sc::proofs::input_error &) {
-            return 0;
+    if (g_slow) { // every invariant on its own simulation, with text (the harness before the fast path)
+        for (const InvariantInfo *inv : pl.checks) {
+            ReplayResult rr;
+            std::uint64_t bound = inv->id == converges_id ? pl.converge_ticks : 0;
+            try {
+                sc::wrap_log().clear();
+                rr = sc::proofs::cpuload_inv::evaluate<A>(inv->id, v.level, s, bound);
+            } catch (const sc::cpuload::unsupported_step &) {
+                return 0;
+            } catch (const sc::proofs::input_error &) {
+                return 0;
+            }
+            if (rr.violated)
+                report_and_abort(v, *inv, rr, s, bound);
         }
-        if (rr.violated)
-            report_and_abort(v, *inv, rr, s, bound);
+        return 0;
     }
-    return 0;
+    int k;
+    try {
+        // All checks on one simulation, without text (proofs/cpuload_fast.h).
+        k = sc::proofs::cpuload_inv::first_violated<A>(pl.ids, v.level, s, pl.converge_ticks);
+    } catch (const sc::cpuload::unsupported_step &) {
+        return 0; // not a valid scenario for this variant
+    } catch (const sc::proofs::input_error &) {
+        return 0;
+    }
+    if (k < 0)
+        return 0;
+    // A violation: evaluate that invariant again with its text, for the report.
+    const InvariantInfo &inv = *pl.checks[k];
+    std::uint64_t bound = inv.id == converges_id ? pl.converge_ticks : 0;
+    sc::wrap_log().clear();
+    ReplayResult rr = sc::proofs::cpuload_inv::evaluate<A>(inv.id, v.level, s, bound);
+    if (!rr.violated) {
+        std::fprintf(stderr, "schedcheck fuzz: INTERNAL ERROR: %s fails without text but holds with it on %s %s\n",
+                     inv.id.c_str(), v.id.c_str(), std::string(sc::arch_name(A::arch)).c_str());
+        std::abort();
+    }
+    report_and_abort(v, inv, rr, s, bound);
 }
 
 template <class A> int run_bytes(Bytes &in, std::uint8_t flags, const Variant &v) {
@@ -520,6 +295,7 @@ int run_json(const std::uint8_t *data, std::size_t size) {
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     g_check_unproved = env_flag("SCHEDCHECK_FUZZ_ALL");
     g_print = env_flag("SCHEDCHECK_FUZZ_PRINT");
+    g_slow = env_flag("SCHEDCHECK_FUZZ_SLOW");
     std::size_t total = 0;
     for (const Variant *v : cpuload_variants())
         for (Arch a : {Arch::ilp32, Arch::lp64})

@@ -302,12 +302,14 @@ int run(const Input &in, const std::uint8_t *data, std::size_t size) {
             auto rr = pelt::___update_load_sum<PV, A>(u64(now), sa, load, runnable, running);
             if (rr) {
                 pelt::___update_load_avg<PV, A>(sa, weight);
-                utilest::cfs_se_util_change<UV, A>(p, kn);
+                if constexpr (K::shim_has_util_est)
+                    utilest::cfs_se_util_change<UV, A>(p, kn);
             }
             auto kr = K::___update_load_sum(u64(now), &ka, load, runnable, running);
             if (kr) {
                 K::___update_load_avg(&ka, weight);
-                K::cfs_se_util_change(&ka);
+                if constexpr (K::shim_has_util_est)
+                    K::cfs_se_util_change(&ka);
             }
             ref_ret = std::uint64_t(std::int64_t(rr));
             ora_ret = std::uint64_t(std::int64_t(kr));
@@ -316,6 +318,8 @@ int run(const Input &in, const std::uint8_t *data, std::size_t size) {
         case Op::enqueue:
         case Op::dequeue:
         case Op::update:
+            // A PELT-only oracle (its tree lacks util_est): nothing to run.
+            if constexpr (K::shim_has_util_est) {
             p.util_avg = sa.util_avg;
             p.runnable_avg = sa.runnable_avg;
             if (s.op == Op::enqueue) {
@@ -329,6 +333,7 @@ int run(const Input &in, const std::uint8_t *data, std::size_t size) {
                 K::shim_capacity = &cap;
                 K::util_est_update(&krq, &kp, typename A::boolean(s.task_sleep));
                 K::shim_capacity = nullptr;
+            }
             }
             break;
         }

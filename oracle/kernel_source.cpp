@@ -27,7 +27,15 @@ const std::vector<std::string> &oracle_files() {
 
 namespace {
 
+// A kernel source file, read whole: a regular file of at most 64 MB (the
+// largest sched file is well under 1 MB).
 std::string slurp(const fs::path &p) {
+    constexpr std::uintmax_t max_bytes = std::uintmax_t(64) << 20;
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec))
+        throw extract_error(p.string() + " is not a regular file");
+    if (fs::file_size(p, ec) > max_bytes)
+        throw extract_error(p.string() + " is larger than 64 MB");
     std::ifstream in(p, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
@@ -60,20 +68,16 @@ std::string makefile_version(const std::string &text) {
     return v[0] + "." + v[1] + (v[2].empty() ? "" : "." + v[2]);
 }
 
-// A private directory removed when it goes out of scope.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "schedcheck-kernel-XXXXXX").string();
-        if (!mkdtemp(tmpl.data()))
-            throw extract_error("cannot create a temporary directory under " + fs::temp_directory_path().string());
-        path = tmpl;
+// A private directory for the tarball's files
+// (oracle/process.h: removed when it goes out of scope, and by the next run
+// should this process be killed outright).
+sys::TempDir private_dir() {
+    try {
+        return sys::TempDir(fs::temp_directory_path(), "schedcheck-kernel");
+    } catch (const std::runtime_error &e) {
+        throw extract_error(e.what());
     }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
+}
 
 KernelSource from_tree(const std::string &origin, const fs::path &top, const std::vector<std::string> &files) {
     KernelSource src;
@@ -109,7 +113,7 @@ KernelSource read_kernel(const std::string &path, const std::vector<std::string>
     // A tarball: unpack only the wanted files, wherever the top directory
     // is called.  "Not found in archive" is not an error here (a file may
     // be missing); anything else tar or the decompressor says is.
-    TempDir tmp;
+    const sys::TempDir tmp = private_dir();
     std::vector<std::string> argv = {"tar", "-x", "-f", fs::absolute(path).string(), "-C", tmp.path.string(),
                                      "--wildcards", "--no-wildcards-match-slash"};
     for (const auto &f : files)

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -202,6 +203,77 @@ bool on_path(const std::string &name) {
             return true;
     }
     return false;
+}
+
+bool process_alive(long pid) {
+    if (pid <= 0)
+        return false;
+    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+
+namespace {
+// The pid in "<digits>" followed by `tail_ok` (e.g. "-XXXXXX" or end), or -1.
+long leading_pid(const std::string &s, bool whole) {
+    std::size_t k = 0;
+    while (k < s.size() && std::isdigit(static_cast<unsigned char>(s[k])))
+        ++k;
+    if (k == 0 || k > 9 || (whole ? k != s.size() : (k >= s.size() || s[k] != '-')))
+        return -1;
+    return std::stol(s.substr(0, k));
+}
+} // namespace
+
+void remove_stale(const std::filesystem::path &parent, const std::string &base) {
+    std::error_code ec;
+    const std::string prefix = base + "-";
+    for (std::filesystem::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.rfind(prefix, 0) != 0)
+            continue;
+        long pid = leading_pid(name.substr(prefix.size()), false);
+        if (pid > 0 && !process_alive(pid)) {
+            std::error_code rm;
+            std::filesystem::remove_all(it->path(), rm);
+        }
+    }
+}
+
+void remove_stale_tmp_files(const std::filesystem::path &dir) {
+    std::error_code ec;
+    auto sweep = [](const std::filesystem::path &d) {
+        std::error_code e;
+        for (std::filesystem::directory_iterator it(d, e), end; !e && it != end; it.increment(e)) {
+            const std::string name = it->path().filename().string();
+            std::size_t at = name.rfind(".tmp.");
+            if (at == std::string::npos || !it->is_regular_file(e))
+                continue;
+            long pid = leading_pid(name.substr(at + 5), true);
+            if (pid > 0 && !process_alive(pid)) {
+                std::error_code rm;
+                std::filesystem::remove(it->path(), rm);
+            }
+        }
+    };
+    if (!std::filesystem::is_directory(dir, ec))
+        return;
+    sweep(dir);
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_directory(ec) && !it->is_symlink(ec))
+            sweep(it->path());
+}
+
+TempDir::TempDir(const std::filesystem::path &parent, const std::string &base) {
+    remove_stale(parent, base);
+    std::string tmpl = (parent / (base + "-" + std::to_string(::getpid()) + "-XXXXXX")).string();
+    if (!::mkdtemp(tmpl.data()))
+        throw std::runtime_error("cannot create a temporary directory in " + parent.string() + ": " +
+                                 std::strerror(errno));
+    path = tmpl;
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
 }
 
 } // namespace sc::sys

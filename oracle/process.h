@@ -55,4 +55,26 @@ struct interrupted : std::runtime_error {
 };
 void check_interrupt(); // throws `interrupted` once a signal has arrived
 
+// Temporaries carry the pid of the process that made them, so that what a
+// process killed outright (SIGKILL, a crash) left behind can be told from
+// what a running one is using:
+//   TempDir(parent, "schedcheck-kernel") makes parent/schedcheck-kernel-<pid>-XXXXXX
+// and removes it again when it goes out of scope; before that it removes
+// every parent/schedcheck-kernel-<pid>-* whose process no longer exists.
+bool process_alive(long pid);
+// Removes parent/base-<pid>-* (directories or files) of dead processes.
+void remove_stale(const std::filesystem::path &parent, const std::string &base);
+// Removes dir/*.tmp.<pid> files (written by proofs::write_file_atomic) of
+// dead processes, in dir and in its immediate subdirectories.
+void remove_stale_tmp_files(const std::filesystem::path &dir);
+
+struct TempDir {
+    std::filesystem::path path;
+    // Throws std::runtime_error when the directory cannot be made.
+    TempDir(const std::filesystem::path &parent, const std::string &base);
+    ~TempDir();
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
+};
+
 } // namespace sc::sys

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <fmt/format.h>
 
+#include "proofs/cpuload_fast.h"
 #include "proofs/engine.h"
 
 namespace sc::proofs::cpuload_inv {
@@ -11,6 +12,13 @@ using cpuload::op;
 using cpuload::patch_level;
 
 namespace {
+
+// The text of a concrete check (what failed, the names of both sides) is
+// built only when it will be read.  The property fuzzer evaluates every
+// scenario with it off and asks again, with text, only on a violation:
+// the strings cost more than the arithmetic they describe.
+thread_local bool g_check_text = true;
+#define SC_LABEL(...) (g_check_text ? std::string(__VA_ARGS__) : std::string())
 
 // From shi-1-3 on only cpu_load[0] exists.
 int live_slots(patch_level p) { return p >= patch_level::shi_1_3 ? 1 : cpuload::CPU_LOAD_IDX_MAX; }
@@ -101,25 +109,26 @@ struct DecayMonotone {
     // Over every decay step and every ordered pair of decay steps at the
     // same index: result <= load; more missed ticks never give more; more
     // load never gives less.
-    template <class A>
-    static std::vector<Check<A>> checks(patch_level, const cpuload::scenario<A> &s, const cpuload::trace<A> &t,
-                                        std::uint64_t) {
-        std::vector<Check<A>> out;
+    // Out: the checks collected (the default), or a sink that judges
+    // each one as it comes (first_violated()).
+    template <class A, class Out = std::vector<Check<A>>>
+    static Out checks(patch_level, const cpuload::scenario<A> &s, const cpuload::trace<A> &t,
+                      std::uint64_t, Out out = Out()) {
         const auto &st = s.steps;
         for (std::size_t i = 0; i < st.size(); i++) {
             if (st[i].kind != op::decay)
                 continue;
-            std::string di = "decay_load_missed(step " + std::to_string(i) + ")";
-            out.push_back({"never above the load", typename A::boolean(true), di, t.recs[i].out0, cmp::le,
-                           "load of step " + std::to_string(i), st[i].a});
+            std::string di = SC_LABEL("decay_load_missed(step " + std::to_string(i) + ")");
+            out.push_back({SC_LABEL("never above the load"), typename A::boolean(true), di, t.recs[i].out0, cmp::le,
+                           SC_LABEL("load of step " + std::to_string(i)), st[i].a});
             for (std::size_t j = 0; j < st.size(); j++) {
                 if (j == i || st[j].kind != op::decay || st[j].idx != st[i].idx)
                     continue;
-                std::string dj = "decay_load_missed(step " + std::to_string(j) + ")";
-                out.push_back({"non-increasing in missed_updates",
+                std::string dj = SC_LABEL("decay_load_missed(step " + std::to_string(j) + ")");
+                out.push_back({SC_LABEL("non-increasing in missed_updates"),
                                st[i].a == st[j].a && st[i].b <= st[j].b, dj, t.recs[j].out0, cmp::le, di,
                                t.recs[i].out0});
-                out.push_back({"monotone in load", st[i].a <= st[j].a && st[i].b == st[j].b, di, t.recs[i].out0,
+                out.push_back({SC_LABEL("monotone in load"), st[i].a <= st[j].a && st[i].b == st[j].b, di, t.recs[i].out0,
                                cmp::le, dj, t.recs[j].out0});
             }
         }
@@ -153,11 +162,12 @@ struct IdleDecay {
     }
     // Every update that samples a zero load leaves each cpu_load[i] where
     // it was or lower.
-    template <class A>
-    static std::vector<Check<A>> checks(patch_level p, const cpuload::scenario<A> &s, const cpuload::trace<A> &t,
-                                        std::uint64_t) {
+    // Out: the checks collected (the default), or a sink that judges
+    // each one as it comes (first_violated()).
+    template <class A, class Out = std::vector<Check<A>>>
+    static Out checks(patch_level p, const cpuload::scenario<A> &s, const cpuload::trace<A> &t,
+                      std::uint64_t, Out out = Out()) {
         using ulong = typename A::ulong;
-        std::vector<Check<A>> out;
         for (std::size_t k = 0; k < s.steps.size(); k++) {
             const auto &st = s.steps[k];
             const auto &b = before(s, t, k);
@@ -170,9 +180,9 @@ struct IdleDecay {
             default: continue;
             }
             for (int i = 0; i < live_slots(p); i++)
-                out.push_back({"a zero-load update does not raise " + slot(i), zero,
-                               slot(i) + " after step " + std::to_string(k), t.recs[k].after.cpu_load[i], cmp::le,
-                               slot(i) + " before", b.cpu_load[i]});
+                out.push_back({SC_LABEL("a zero-load update does not raise " + slot(i)), zero,
+                               SC_LABEL(slot(i) + " after step " + std::to_string(k)), t.recs[k].after.cpu_load[i],
+                               cmp::le, SC_LABEL(slot(i) + " before"), b.cpu_load[i]});
         }
         return out;
     }
@@ -198,10 +208,11 @@ struct ConstantFixedPoint {
     }
     // A tick (one sample, pending_updates = 1) whose sample equals every
     // live cpu_load[i] leaves them all unchanged.
-    template <class A>
-    static std::vector<Check<A>> checks(patch_level p, const cpuload::scenario<A> &s, const cpuload::trace<A> &t,
-                                        std::uint64_t) {
-        std::vector<Check<A>> out;
+    // Out: the checks collected (the default), or a sink that judges
+    // each one as it comes (first_violated()).
+    template <class A, class Out = std::vector<Check<A>>>
+    static Out checks(patch_level p, const cpuload::scenario<A> &s, const cpuload::trace<A> &t,
+                      std::uint64_t, Out out = Out()) {
         for (std::size_t k = 0; k < s.steps.size(); k++) {
             const auto &st = s.steps[k];
             if (st.kind != op::tick)
@@ -211,9 +222,9 @@ struct ConstantFixedPoint {
             for (int i = 0; i < live_slots(p); i++)
                 all_equal = all_equal && b.cpu_load[i] == st.a;
             for (int i = 0; i < live_slots(p); i++)
-                out.push_back({"a constant load is a fixed point", all_equal,
-                               slot(i) + " after step " + std::to_string(k), t.recs[k].after.cpu_load[i], cmp::eq,
-                               "the load L", st.a});
+                out.push_back({SC_LABEL("a constant load is a fixed point"), all_equal,
+                               SC_LABEL(slot(i) + " after step " + std::to_string(k)), t.recs[k].after.cpu_load[i],
+                               cmp::eq, SC_LABEL("the load L"), st.a});
         }
         return out;
     }
@@ -271,10 +282,11 @@ struct Converges {
     // On a trace: when the scenario is at least `bound` ticks of one load L
     // (one tick per update), every live cpu_load[i] equals L from tick
     // `bound` on.
-    template <class A>
-    static std::vector<Check<A>> checks(patch_level p, const cpuload::scenario<A> &s, const cpuload::trace<A> &t,
-                                        std::uint64_t bound) {
-        std::vector<Check<A>> out;
+    // Out: the checks collected (the default), or a sink that judges
+    // each one as it comes (first_violated()).
+    template <class A, class Out = std::vector<Check<A>>>
+    static Out checks(patch_level p, const cpuload::scenario<A> &s, const cpuload::trace<A> &t,
+                      std::uint64_t bound, Out out = Out()) {
         if (bound == 0 || s.steps.size() < bound)
             return out;
         for (const auto &st : s.steps)
@@ -282,9 +294,9 @@ struct Converges {
                 return out;
         for (std::size_t k = bound - 1; k < s.steps.size(); k++)
             for (int i = 0; i < live_slots(p); i++)
-                out.push_back({"reaches L within " + std::to_string(bound) + " ticks", true,
-                               slot(i) + " after tick " + std::to_string(k + 1), t.recs[k].after.cpu_load[i],
-                               cmp::eq, "the load L", s.steps[0].a});
+                out.push_back({SC_LABEL("reaches L within " + std::to_string(bound) + " ticks"), true,
+                               SC_LABEL(slot(i) + " after tick " + std::to_string(k + 1)), t.recs[k].after.cpu_load[i],
+                               cmp::eq, SC_LABEL("the load L"), s.steps[0].a});
         return out;
     }
 };
@@ -311,15 +323,17 @@ struct SourceLeTarget {
         s.steps = {mk<A>(op::balance, 0, 0, bc.c.idx)};
         return s;
     }
-    template <class A>
-    static std::vector<Check<A>> checks(patch_level, const cpuload::scenario<A> &s, const cpuload::trace<A> &t,
-                                        std::uint64_t) {
-        std::vector<Check<A>> out;
+    // Out: the checks collected (the default), or a sink that judges
+    // each one as it comes (first_violated()).
+    template <class A, class Out = std::vector<Check<A>>>
+    static Out checks(patch_level, const cpuload::scenario<A> &s, const cpuload::trace<A> &t,
+                      std::uint64_t, Out out = Out()) {
         for (std::size_t k = 0; k < s.steps.size(); k++)
             if (s.steps[k].kind == op::balance)
-                out.push_back({"the source estimate never exceeds the target estimate", true,
-                               "source_load(type " + std::to_string(s.steps[k].idx) + ")", t.recs[k].out0, cmp::le,
-                               "target_load(type " + std::to_string(s.steps[k].idx) + ")", t.recs[k].out1});
+                out.push_back({SC_LABEL("the source estimate never exceeds the target estimate"), true,
+                               SC_LABEL("source_load(type " + std::to_string(s.steps[k].idx) + ")"), t.recs[k].out0,
+                               cmp::le, SC_LABEL("target_load(type " + std::to_string(s.steps[k].idx) + ")"),
+                               t.recs[k].out1});
         return out;
     }
 };
@@ -341,21 +355,22 @@ struct NohzBusyNotZeroed {
     }
     // A nohz update on a CPU with runnable cfs tasks and a non-zero
     // runnable load does not leave the instantaneous cpu_load at 0.
-    template <class A>
-    static std::vector<Check<A>> checks(patch_level, const cpuload::scenario<A> &s, const cpuload::trace<A> &t,
-                                        std::uint64_t) {
+    // Out: the checks collected (the default), or a sink that judges
+    // each one as it comes (first_violated()).
+    template <class A, class Out = std::vector<Check<A>>>
+    static Out checks(patch_level, const cpuload::scenario<A> &s, const cpuload::trace<A> &t,
+                      std::uint64_t, Out out = Out()) {
         using ulong = typename A::ulong;
-        std::vector<Check<A>> out;
         for (std::size_t k = 0; k < s.steps.size(); k++) {
             const auto &st = s.steps[k];
             if (st.kind != op::nohz_exit)
                 continue;
             const auto &b = before(s, t, k);
-            out.push_back({"a busy CPU's load is not zeroed by a nohz update",
+            out.push_back({SC_LABEL("a busy CPU's load is not zeroed by a nohz update"),
                            b.cfs.h_nr_running >= typename A::uint(1) && b.cfs.runnable_load_avg >= ulong(1) &&
                                !(st.a == b.last_load_update_tick),
-                           slot(0) + " after step " + std::to_string(k), t.recs[k].after.cpu_load[0], cmp::ne,
-                           "zero", ulong(0)});
+                           SC_LABEL(slot(0) + " after step " + std::to_string(k)), t.recs[k].after.cpu_load[0],
+                           cmp::ne, SC_LABEL("zero"), ulong(0)});
         }
         return out;
     }
@@ -657,6 +672,46 @@ template ReplayResult evaluate<checked_ilp32>(const std::string &, patch_level, 
                                               std::uint64_t);
 template ReplayResult evaluate<checked_lp64>(const std::string &, patch_level, const cpuload::scenario<checked_lp64> &,
                                              std::uint64_t);
+
+template <class A>
+int first_violated(const std::vector<std::string> &invs, patch_level p, const cpuload::scenario<A> &s,
+                   std::uint64_t converge_bound_ticks) {
+    struct TextOff {
+        TextOff() { g_check_text = false; }
+        ~TextOff() { g_check_text = true; }
+    } off;
+    wrap_log().clear();
+    cpuload::trace<A> t = cpuload::simulate<A>(p, s); // once, for every invariant
+    bool wrapped = !wrap_log().empty();
+    wrap_log().clear();
+    // Judges each check as it is made; nothing is kept.
+    struct Judge {
+        bool failed = false;
+        void push_back(const Check<A> &c) { failed = failed || !concrete_holds(c); }
+        void reserve(std::size_t) {}
+    };
+    auto any_fails = [](const Judge &j) { return j.failed; };
+    for (std::size_t k = 0; k < invs.size(); ++k) {
+        const std::string &inv = invs[k];
+        bool bad = false;
+        if (inv == NoOverflow::id) bad = wrapped;
+        else if (inv == DecayMonotone::id) bad = any_fails(DecayMonotone::checks<A, Judge>(p, s, t, 0));
+        else if (inv == IdleDecay::id) bad = any_fails(IdleDecay::checks<A, Judge>(p, s, t, 0));
+        else if (inv == ConstantFixedPoint::id) bad = any_fails(ConstantFixedPoint::checks<A, Judge>(p, s, t, 0));
+        else if (inv == Converges::id) bad = any_fails(Converges::checks<A, Judge>(p, s, t, converge_bound_ticks));
+        else if (inv == SourceLeTarget::id) bad = any_fails(SourceLeTarget::checks<A, Judge>(p, s, t, 0));
+        else if (inv == NohzBusyNotZeroed::id) bad = any_fails(NohzBusyNotZeroed::checks<A, Judge>(p, s, t, 0));
+        else throw input_error("unknown cpuload invariant " + inv);
+        if (bad)
+            return static_cast<int>(k);
+    }
+    return -1;
+}
+
+template int first_violated<checked_ilp32>(const std::vector<std::string> &, patch_level,
+                                           const cpuload::scenario<checked_ilp32> &, std::uint64_t);
+template int first_violated<checked_lp64>(const std::vector<std::string> &, patch_level,
+                                          const cpuload::scenario<checked_lp64> &, std::uint64_t);
 
 void register_invariants(std::vector<InvariantInfo> &out) {
     out.push_back(entry<NoOverflow>(

@@ -284,12 +284,24 @@ std::string equiv_text(const EquivResult &r) {
     if (!r.reason.empty())
         o += "  reason:   " + r.reason + "\n";
     if (r.verdict == EquivVerdict::DIFFERENT) {
-        o += "  distinguishing input for " + r.function + ", replayed on both sides:\n";
-        for (const auto &[k, v] : r.inputs)
-            o += fmt::format("    {:<22} = {}\n", k, with_hex(v));
-        o += fmt::format("    {:<22}   {:>22}   {:>22}\n", "output", "reference", "oracle");
-        for (const auto &[k, v] : r.outputs)
-            o += fmt::format("    {:<22}   {:>22}   {:>22}{}\n", k, v.first, v.second, v.first != v.second ? "   <-" : "");
+        std::vector<EquivDifference> ds = r.differences;
+        if (ds.empty())
+            ds.push_back({r.function, r.inputs, r.outputs});
+        if (ds.size() > 1) {
+            std::string fs;
+            for (const auto &d : ds)
+                fs += (fs.empty() ? "" : ", ") + d.function;
+            o += fmt::format("  {} functions differ: {}\n", ds.size(), fs);
+        }
+        for (const auto &d : ds) {
+            o += "  distinguishing input for " + d.function + ", replayed on both sides:\n";
+            for (const auto &[k, v] : d.inputs)
+                o += fmt::format("    {:<22} = {}\n", k, with_hex(v));
+            o += fmt::format("    {:<22}   {:>22}   {:>22}\n", "output", "reference", "oracle");
+            for (const auto &[k, v] : d.outputs)
+                o += fmt::format("    {:<22}   {:>22}   {:>22}{}\n", k, v.first, v.second,
+                                 v.first != v.second ? "   <-" : "");
+        }
     }
     return o;
 }
@@ -306,6 +318,16 @@ nlohmann::json equiv_json(const EquivResult &r) {
         for (const auto &[k, v] : r.outputs)
             out[k] = {{"reference", v.first}, {"oracle", v.second}};
         j["distinguishing"] = {{"function", r.function}, {"inputs", in}, {"outputs", out}};
+        nlohmann::json all = nlohmann::json::array();
+        for (const auto &d : r.differences) {
+            nlohmann::json di = nlohmann::json::object(), dout = nlohmann::json::object();
+            for (const auto &[k, v] : d.inputs)
+                di[k] = v;
+            for (const auto &[k, v] : d.outputs)
+                dout[k] = {{"reference", v.first}, {"oracle", v.second}};
+            all.push_back({{"function", d.function}, {"inputs", di}, {"outputs", dout}});
+        }
+        j["differences"] = all;
     }
     return j;
 }

@@ -35,6 +35,14 @@ std::vector<std::string> definition_list(const char *const *names);
 // The oracles built into this binary (generated at build time).
 std::vector<OracleInfo> oracles();
 
+// A function whose two sides differ: a distinguishing input, replayed on
+// both sides.
+struct EquivDifference {
+    std::string function;
+    std::vector<std::pair<std::string, std::uint64_t>> inputs;
+    std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> outputs; // name -> (ref, oracle)
+};
+
 struct EquivResult {
     std::string variant, oracle;
     Arch arch;
@@ -45,7 +53,9 @@ struct EquivResult {
     std::string reason;
     std::vector<std::string> compared; // functions compared
     std::vector<std::string> skipped;  // functions only one side has
-    // DIFFERENT: the distinguishing input, replayed on both sides.
+    // DIFFERENT: every differing function (differences), and the first of
+    // them again in function / inputs / outputs.
+    std::vector<EquivDifference> differences;
     std::string function;
     std::vector<std::pair<std::string, std::uint64_t>> inputs;
     std::vector<std::pair<std::string, std::pair<std::uint64_t, std::uint64_t>>> outputs; // name -> (ref, oracle)

@@ -54,6 +54,11 @@ void run_equiv_cases(EquivResult &res, const std::vector<EquivCase<S, C>> &cases
     prm.set("timeout", timeout_ms);
     s.set(prm);
     for (const auto &c : cases) {
+        bool known = false; // this function already differs (another case of it)
+        for (const auto &d : res.differences)
+            known |= d.function == c.function;
+        if (known)
+            continue;
         ex.begin_case();
         s.push();
         SymInputs in(ex);
@@ -100,20 +105,27 @@ void run_equiv_cases(EquivResult &res, const std::vector<EquivCase<S, C>> &cases
                 if (!differs)
                     throw internal_error("distinguishing input for " + c.function + " (" + res.variant + " vs " +
                                          res.oracle + ") gives equal outputs on the concrete sides");
-                res.verdict = EquivVerdict::DIFFERENT;
-                res.function = c.function;
-                res.inputs = named;
-                res.inputs.insert(res.inputs.end(), c.fixed.begin(), c.fixed.end());
+                // One distinguishing input per function; the other
+                // functions are still compared, so every difference shows.
+                EquivDifference d{c.function, named, {}};
+                d.inputs.insert(d.inputs.end(), c.fixed.begin(), c.fixed.end());
                 for (const auto &o : co)
-                    res.outputs.push_back({o.first, {o.second.first, o.second.second}});
-                return;
+                    d.outputs.push_back({o.first, {o.second.first, o.second.second}});
+                if (res.differences.empty()) {
+                    res.function = d.function;
+                    res.inputs = d.inputs;
+                    res.outputs = d.outputs;
+                }
+                res.differences.push_back(std::move(d));
+                s.pop();
+                break;
             }
             s.pop();
         }
         s.pop();
         ex.end_case();
     }
-    res.verdict = EquivVerdict::EQUIVALENT;
+    res.verdict = res.differences.empty() ? EquivVerdict::EQUIVALENT : EquivVerdict::DIFFERENT;
 }
 
 } // namespace sc::proofs

@@ -314,6 +314,9 @@ template <class S, class C, class MakeCases> void run_kernel(EquivResult &res, M
 // Fills res (oracle and arch set) for variant v against oracle class K,
 // whose task keeps util_est as {enqueued, ewma} when Split.
 template <template <class> class K, bool Split>
+void utilest_with_oracle(EquivResult &res, const Variant &v, unsigned timeout_ms);
+
+template <template <class> class K, bool Split>
 void prove_with_oracle(EquivResult &res, const Variant &v, unsigned timeout_ms) {
     bool lp = res.arch == Arch::lp64;
     if (v.family == "pelt") {
@@ -334,6 +337,22 @@ void prove_with_oracle(EquivResult &res, const Variant &v, unsigned timeout_ms) 
         case pelt::version::v6_12: return by.template operator()<pelt::version::v6_12>();
         }
     } else if (v.family == "utilest") {
+        if constexpr (K<lp64>::shim_has_util_est)
+            return utilest_with_oracle<K, Split>(res, v, timeout_ms);
+        else
+            throw input_error("oracle " + res.oracle + " holds PELT only (its source lacks util_est): there is no "
+                              "util_est code to compare " + v.id + " with");
+    } else {
+        throw input_error("oracle " + res.oracle + " holds PELT and util_est functions; " + v.id +
+                          " is a " + v.family + " variant");
+    }
+}
+
+// The util_est half of prove_with_oracle(), for oracles that have it.
+template <template <class> class K, bool Split>
+void utilest_with_oracle(EquivResult &res, const Variant &v, unsigned timeout_ms) {
+    bool lp = res.arch == Arch::lp64;
+    {
         auto ver = static_cast<utilest::version>(v.code);
         auto by = [&]<utilest::version V>() {
             if (lp)
@@ -361,9 +380,6 @@ void prove_with_oracle(EquivResult &res, const Variant &v, unsigned timeout_ms) 
         throw input_error(v.id + " keeps util_est in another layout than " + res.oracle +
                           " (one word from 6.12 on, {enqueued, ewma} before): the functions do not "
                           "take the same state, so there is nothing to compare");
-    } else {
-        throw input_error("oracle " + res.oracle + " holds PELT and util_est functions; " + v.id +
-                          " is a " + v.family + " variant");
     }
 }
 

@@ -75,12 +75,19 @@ struct input_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// One step of a replay's trace: what it did, and the named values after it.
+struct ReplayStep {
+    std::string label;
+    std::vector<std::pair<std::string, std::uint64_t>> values;
+};
+
 struct ReplayResult {
     bool violated = false;
     std::string failed;    // the check or wrap that failed, in words
     std::string lhs_name, rhs_name, op;
     std::uint64_t lhs = 0, rhs = 0;
     std::string trace;     // step-by-step text
+    std::vector<ReplayStep> steps; // the same, structured, every step (pelt and utilest)
     std::vector<std::string> wraps;
 };
 

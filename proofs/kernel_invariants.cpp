@@ -3,10 +3,14 @@
 // oracles (linux-6.1, linux-6.12), through proofs/kernel_iface.h.
 #include "proofs/kernel_invariants.h"
 
+#include <deque>
+#include <filesystem>
+#include <mutex>
+
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
-#include "proofs/pelt_invariants.h"
-#include "proofs/utilest_invariants.h"
+#include "proofs/kernel_entries.h"
+#include "proofs/oracle_plugin.h"
 
 namespace sc::proofs {
 
@@ -20,12 +24,76 @@ const std::vector<Variant> &kernel_subjects() {
     return s;
 }
 
+namespace {
+
+// Oracles made by `oracle build`, loaded as plug-ins: subjects of family
+// "kernel" whose invariants run inside the plug-in, on its own code.
+struct PluginSubjects {
+    std::mutex mu;
+    std::string dir; // where find_subject() looks for an oracle it does not know
+    std::deque<Variant> subjects; // stable addresses
+    std::map<std::string, const Plugin *> plugin;
+};
+PluginSubjects &plugin_subjects() {
+    static PluginSubjects p;
+    return p;
+}
+const Plugin *plugin_of(const Variant &v) {
+    if (v.family != "kernel")
+        return nullptr;
+    PluginSubjects &ps = plugin_subjects();
+    std::lock_guard<std::mutex> g(ps.mu);
+    auto it = ps.plugin.find(v.id);
+    return it == ps.plugin.end() ? nullptr : it->second;
+}
+
+} // namespace
+
+const Variant &add_plugin_subject(const std::string &name, const std::string &oracle_dir) {
+    check_oracle_name(name, "--oracle");
+    for (const Variant &k : kernel_subjects())
+        if (k.id == name)
+            return k;
+    const Plugin &pl = load_plugin((std::filesystem::path(oracle_dir) / (name + ".so")).string(), name);
+    PluginSubjects &ps = plugin_subjects();
+    std::lock_guard<std::mutex> g(ps.mu);
+    for (const Variant &v : ps.subjects)
+        if (v.id == name)
+            return v;
+    ps.subjects.push_back({name, "kernel", "the PELT and util_est functions of oracle " + name + " (plug-in " +
+                                                pl.path + ", made by `schedcheck oracle build`)", {}, 0});
+    ps.plugin[name] = &pl;
+    return ps.subjects.back();
+}
+
+bool is_plugin_subject(const Variant &v) { return plugin_of(v) != nullptr; }
+
+void set_plugin_dir(const std::string &dir) {
+    PluginSubjects &ps = plugin_subjects();
+    std::lock_guard<std::mutex> g(ps.mu);
+    ps.dir = dir;
+}
+
 const Variant *find_subject(std::string_view id) {
     if (const Variant *v = find_variant(id))
         return v;
     for (const Variant &k : kernel_subjects())
         if (k.id == id)
             return &k;
+    PluginSubjects &ps = plugin_subjects();
+    std::string dir;
+    {
+        std::lock_guard<std::mutex> g(ps.mu);
+        for (const Variant &v : ps.subjects)
+            if (v.id == id)
+                return &v;
+        dir = ps.dir;
+    }
+    // An oracle `oracle build` made, named by a reproducer: loaded from the
+    // plug-in directory the user gave (--oracle-dir).
+    const std::string name(id);
+    if (!dir.empty() && valid_oracle_name(name) && std::filesystem::exists(std::filesystem::path(dir) / (name + ".so")))
+        return &add_plugin_subject(name, dir);
     return nullptr;
 }
 
@@ -95,38 +163,39 @@ template <class P, bool Pelt> struct Entry {
         else
             return with_utilest(v, std::forward<F>(f));
     }
+    // A plug-in's answer: 0 done, 1 does not apply, 2 bad input, else internal.
+    static void check(int rc, const Plugin &pl, const std::string &error) {
+        if (rc == 1)
+            throw input_error(std::string(P::id) + " does not apply to oracle " + pl.oracle);
+        if (rc == 2)
+            throw input_error(error);
+        if (rc != 0)
+            throw internal_error(pl.oracle + " plug-in: " + error);
+    }
     static bool applies(const Variant &v) {
+        if (const Plugin *pl = plugin_of(v))
+            return pl->applies(P::id) == 1;
         if (v.family != (Pelt ? "pelt" : "utilest") && !(v.family == "kernel" && kernel_available(v)))
             return false;
         return with(v, []<class I>() { return P::template applies<I>(); });
     }
     static ProofResult prove(const Variant &v, Arch a, const ProveOptions &o) {
-        return with(v, [&]<class I>() {
-            std::string dom = P::template domain<I>(a);
-            return a == Arch::lp64 ? prove_kprop<P, I, model::sym_lp64, lp64>(v, a, o, dom)
-                                   : prove_kprop<P, I, model::sym_ilp32, ilp32>(v, a, o, dom);
-        });
+        if (const Plugin *pl = plugin_of(v)) {
+            ProofResult r;
+            std::string error;
+            check(pl->prove(&r, &v, P::id, a, &o, &error), *pl, error);
+            return r;
+        }
+        return with(v, [&]<class I>() { return kentry::prove<P, I>(v, a, o); });
     }
     static ReplayResult replay(const Variant &v, Arch a, const nlohmann::json &doc) {
-        std::string label = doc.value("case", std::string());
-        std::map<std::string, std::uint64_t> vals;
-        if (doc.contains("inputs") && doc["inputs"].is_object())
-            for (auto it = doc["inputs"].begin(); it != doc["inputs"].end(); ++it) {
-                if (!it.value().is_number_integer() || (!it.value().is_number_unsigned() && it.value().get<std::int64_t>() < 0))
-                    throw input_error("inputs." + it.key().substr(0, 64) + ": expected an unsigned integer");
-                vals[it.key()] = it.value().get<std::uint64_t>();
-            }
-        return with(v, [&]<class I>() {
-            for (const KCase &c : P::template cases<I>(a))
-                if (c.label == label) {
-                    try {
-                        return a == Arch::lp64 ? kprop_replay<P, I, lp64>(c, vals) : kprop_replay<P, I, ilp32>(c, vals);
-                    } catch (const domain_violation &e) {
-                        throw input_error(std::string("inputs: ") + e.what());
-                    }
-                }
-            throw input_error("case: \"" + label.substr(0, 80) + "\" is not a case of " + P::id);
-        });
+        if (const Plugin *pl = plugin_of(v)) {
+            ReplayResult r;
+            std::string error;
+            check(pl->replay(&r, P::id, a, &doc, &error), *pl, error);
+            return r;
+        }
+        return with(v, [&]<class I>() { return kentry::replay<P, I>(a, doc); });
     }
     static InvariantInfo info(const char *statement) {
         return {P::id, Pelt ? "pelt" : "utilest", statement, &applies, &prove, &replay};
@@ -142,6 +211,9 @@ void register_kernel_invariants(std::vector<InvariantInfo> &out) {
         "no elapsed nanosecond is lost across any sequence of updates"));
     out.push_back(Entry<DecayMonotone, true>::info(
         "decay_load(val, n) is never above val, non-increasing in n and non-decreasing in val (every 64-bit val, n)"));
+    out.push_back(Entry<SumAvgConsistent, true>::info(
+        "a non-zero load_avg, runnable_avg or util_avg never sits on a zero *_sum: by induction over one task "
+        "update from every state where it holds, base case the zero sched_avg"));
     using namespace utilest_inv;
     out.push_back(Entry<Bounded, false>::info(
         "with util_avg, runnable_avg and capacity <= 1024, estimates <= 1024 stay so at the end of an activation, "
@@ -153,6 +225,9 @@ void register_kernel_invariants(std::vector<InvariantInfo> &out) {
         "(versions with the flag)"));
     out.push_back(Entry<NoUnderflow, false>::info(
         "dequeuing what was enqueued restores the runqueue's util_est sum exactly: it never wraps"));
+    out.push_back(Entry<FilterSound, false>::info(
+        "when util_est_update() skips an eligible sample because of the margin, the stored EWMA (and 6.1's "
+        "enqueued) is within UTIL_EST_MARGIN (10) of it; the other skips are listed in the domain"));
 }
 
 } // namespace sc::proofs

@@ -3,6 +3,7 @@
 // the built-in kernel oracles, listed as "kernel" subjects (linux-6.1,
 // linux-6.12) so that the verdict table has a row for each.
 #pragma once
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -12,8 +13,15 @@
 namespace sc::proofs {
 
 const std::vector<Variant> &kernel_subjects();
-// A reference variant or a kernel subject.
+// A reference variant, a built-in kernel subject or a plug-in subject.
 const Variant *find_subject(std::string_view id);
+// The oracle NAME made by `oracle build` into oracle_dir, loaded as a
+// subject of the kernel invariants (a built-in one is returned as is).
+// Throws input_error when it cannot be loaded.
+const Variant &add_plugin_subject(const std::string &name, const std::string &oracle_dir);
+bool is_plugin_subject(const Variant &v);
+// From now on find_subject() also loads DIR/NAME.so for an unknown NAME.
+void set_plugin_dir(const std::string &dir);
 
 void register_kernel_invariants(std::vector<InvariantInfo> &out);
 

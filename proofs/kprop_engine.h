@@ -40,6 +40,7 @@
 #include "proofs/engine.h"
 #include "proofs/inputs.h"
 #include "proofs/invariant.h"
+#include "proofs/query_cache.h"
 
 namespace sc::proofs {
 
@@ -78,6 +79,10 @@ template <class A> ReplayResult kprop_replay_run(const KOut<A> &o) {
     for (const auto &[name, v] : o.shown)
         trace += "  " + name + " = " + std::to_string(word_value(v)) + "\n";
     rr.trace = trace;
+    ReplayStep st{"replay", {}};
+    for (const auto &[name, v] : o.shown)
+        st.values.push_back({name, word_value(v)});
+    rr.steps.push_back(std::move(st));
     for (const auto &c : o.checks) {
         if (concrete_holds(c))
             continue;
@@ -169,6 +174,23 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
     std::optional<z3::solver> fresh;
     auto ask = [&](z3::solver &s, z3::check_result &r) -> z3::solver & {
         ++res.queries;
+        std::string key;
+        if (query_cache::enabled()) {
+            key = query_cache::canonical(s.to_smt2());
+            if (query_cache::known_unsat(key)) {
+                r = z3::unsat;
+                fresh.reset();
+                return s;
+            }
+        }
+        struct Record {
+            const std::string &key;
+            z3::check_result &r;
+            ~Record() {
+                if (r == z3::unsat && !key.empty())
+                    query_cache::record_unsat(key);
+            }
+        } record{key, r};
         r = s.check();
         fresh.reset();
         for (unsigned attempt = 0; r == z3::unknown && attempt < 3; ++attempt) {

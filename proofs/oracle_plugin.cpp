@@ -6,6 +6,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 
 #include <nlohmann/json.hpp>
 
@@ -47,9 +49,13 @@ std::string file_fnv1a64(const std::string &path) {
     return fmt::format("{:016x}", h);
 }
 
-EquivResult prove_with_plugin(const std::string &so_path, const Variant &v, const std::string &oracle, Arch a,
-                              unsigned timeout_ms) {
+const Plugin &load_plugin(const std::string &so_path, const std::string &oracle) {
     namespace fs = std::filesystem;
+    static std::mutex mu;
+    static std::map<std::string, Plugin> loaded; // by path; never unloaded
+    std::lock_guard<std::mutex> g(mu);
+    if (auto it = loaded.find(so_path); it != loaded.end())
+        return it->second;
     if (!fs::exists(so_path))
         throw input_error("unknown oracle \"" + oracle + "\": not built in, and no " + so_path +
                           " (build one with `schedcheck oracle build`)");
@@ -84,12 +90,24 @@ EquivResult prove_with_plugin(const std::string &so_path, const Variant &v, cons
     if (!h)
         throw input_error("cannot load oracle plug-in " + so_path + ": " + dlerror());
     auto abi = reinterpret_cast<plugin_abi_fn>(dlsym(h, plugin_abi_symbol));
-    auto fn = reinterpret_cast<plugin_equiv_fn>(dlsym(h, plugin_equiv_symbol));
-    if (!abi || !fn)
+    Plugin pl;
+    pl.path = so_path;
+    pl.oracle = oracle;
+    pl.equiv = reinterpret_cast<plugin_equiv_fn>(dlsym(h, plugin_equiv_symbol));
+    pl.applies = reinterpret_cast<plugin_applies_fn>(dlsym(h, plugin_applies_symbol));
+    pl.prove = reinterpret_cast<plugin_prove_fn>(dlsym(h, plugin_prove_symbol));
+    pl.replay = reinterpret_cast<plugin_replay_fn>(dlsym(h, plugin_replay_symbol));
+    if (!abi || !pl.equiv)
         throw input_error(so_path + " is not a schedcheck oracle plug-in (no " + plugin_equiv_symbol + ")");
-    if (abi() != plugin_abi())
+    if (abi() != plugin_abi() || !pl.applies || !pl.prove || !pl.replay)
         throw input_error(so_path + " was built from other schedcheck headers than this binary; rebuild it "
                                     "with `schedcheck oracle build`");
+    return loaded.emplace(so_path, pl).first->second;
+}
+
+EquivResult prove_with_plugin(const std::string &so_path, const Variant &v, const std::string &oracle, Arch a,
+                              unsigned timeout_ms) {
+    auto fn = load_plugin(so_path, oracle).equiv;
     EquivResult res;
     res.variant = v.id;
     res.oracle = oracle;

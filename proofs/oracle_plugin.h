@@ -14,16 +14,44 @@
 
 namespace sc::proofs {
 
-// Return codes of the entry point: 0 done (res filled), 2 bad input,
-// 3 internal error; *error says why.
+// Return codes of the entry points: 0 done (res filled), 1 the invariant
+// does not apply to this oracle (prove, replay), 2 bad input, 3 internal
+// error; *error says why.  Exceptions do not cross the boundary.
 using plugin_equiv_fn = int (*)(EquivResult *res, const Variant *v, unsigned timeout_ms, std::string *error);
 using plugin_abi_fn = unsigned (*)();
+// The pelt and utilest invariants (proofs/kernel_entries.h) on the
+// plug-in's own kernel class.
+using plugin_applies_fn = int (*)(const char *invariant);
+using plugin_prove_fn = int (*)(ProofResult *res, const Variant *subject, const char *invariant, Arch a,
+                                const ProveOptions *opt, std::string *error);
+using plugin_replay_fn = int (*)(ReplayResult *res, const char *invariant, Arch a, const nlohmann::json *doc,
+                                 std::string *error);
 inline constexpr const char *plugin_equiv_symbol = "schedcheck_oracle_equiv_v1";
 inline constexpr const char *plugin_abi_symbol = "schedcheck_oracle_abi_v1";
+inline constexpr const char *plugin_applies_symbol = "schedcheck_oracle_applies_v1";
+inline constexpr const char *plugin_prove_symbol = "schedcheck_oracle_prove_v1";
+inline constexpr const char *plugin_replay_symbol = "schedcheck_oracle_replay_v1";
 
 inline unsigned plugin_abi() {
-    return static_cast<unsigned>(sizeof(EquivResult) ^ (sizeof(Variant) << 12) ^ (sizeof(OracleInfo) << 20));
+    return static_cast<unsigned>(sizeof(EquivResult) ^ (sizeof(Variant) << 12) ^ (sizeof(OracleInfo) << 20) ^
+                                 (sizeof(ProofResult) << 4) ^ (sizeof(ReplayResult) << 16) ^
+                                 (sizeof(ProveOptions) << 24));
 }
+
+// A loaded plug-in's entry points.
+struct Plugin {
+    std::string path, oracle;
+    plugin_equiv_fn equiv = nullptr;
+    plugin_applies_fn applies = nullptr;
+    plugin_prove_fn prove = nullptr;
+    plugin_replay_fn replay = nullptr;
+};
+
+// Loads DIR/NAME.so once per process (later calls return the same), after
+// checking it against its manifest.  Throws input_error when there is no
+// such plug-in, it does not match its manifest, or it lacks an entry point
+// (made by an older schedcheck: rebuild it).
+const Plugin &load_plugin(const std::string &so_path, const std::string &oracle);
 
 // An oracle name becomes file names (NAME.so, NAME.json) inside the oracle
 // directory and an #include in generated code, so it is held to a safe

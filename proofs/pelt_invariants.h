@@ -155,4 +155,92 @@ struct DecayMonotone {
     }
 };
 
+// ---------------------------------------------------------------------------
+// pelt.sum_avg_consistent: a non-zero *_avg never sits on a zero *_sum, for
+// the load, runnable and util pairs.  A state invariant, proved by
+// induction: from every state where it holds, one update of any task keeps
+// it; the base case is the zero sched_avg.  Each *_avg is either left alone
+// (no period crossed: the sums only grow) or recomputed as a quotient of
+// its own *_sum, which is 0 when the sum is.
+//
+// "The sums only grow" needs them not to wrap, so the step assumes the
+// auxiliary invariant that every sum is within what a task can accumulate:
+// at most LOAD_AVG_MAX periods' worth, load_sum <= 47742 (x 88761, the
+// largest weight, before 6.x, where load_sum is weighted) and runnable_sum,
+// util_sum <= 47742 << 10.  That bound is ASSUMED here, not proved (see the
+// domain): without it the step fails only by wrapping a sum near 2^64.
+// v3.8 keeps no such pairs (runnable_avg_sum / load_avg_contrib); v4.3's
+// period loop is not explored here (the proof does not finish), so it is
+// left out.
+//
+// The step does fail, on v4.12 and every 6.x alike, and not by a wrap:
+// accumulate_sum() counts the periods crossed in a u64 but returns them as
+// u32, so after exactly k * 2^32 periods (2^52 ns, about 52 days) without an
+// update the caller sees "no period crossed" and keeps the old averages,
+// while the sums were decayed to 0.  The engine cannot show the state
+// before it reachable, so the verdict is UNKNOWN ("not inductive") with
+// that step attached.
+struct SumAvgConsistent {
+    static constexpr const char *id = "pelt.sum_avg_consistent";
+    static constexpr bool integer_first = false;
+    static constexpr bool induction = true;
+    template <class I> static bool applies() { return I::shape >= version::v4_12; }
+    template <class I> static std::string domain(Arch) {
+        return std::string("induction: every state where each *_sum == 0 has *_avg == 0, with the auxiliary "
+                           "invariant (ASSUMED, not proved) load_sum <= ") +
+               (I::shape < version::v6_1 ? "47742 * 88761" : "47742") +
+               ", runnable_sum, util_sum <= 47742 << 10 (period_contrib < 1024, the averages over their machine "
+               "range), one task update (on_rq, running in {0, 1}, weight 15..88761, 0 <= now - last_update_time "
+               "< 2^63); base case: the zero sched_avg";
+    }
+    template <class I> static std::vector<KCase> cases(Arch) {
+        return {{"base case: the zero sched_avg", -1, 1, {}}, {"induction step: any update", -1, 0, {}}};
+    }
+    template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
+        using u64 = typename A::u64;
+        using ulong = typename A::ulong;
+        auto pair_checks = [](KOut<A> &o, const pelt::sched_avg<A> &sa) {
+            // Each check is guarded by its sum being 0.
+            auto pair = [&](const char *what, const u64 &sum, const char *avg_name, const ulong &avg) {
+                o.checks.push_back(eq<A>(what, sum == u64(0), avg_name, u64(avg), "0", u64(0)));
+            };
+            pair("load_avg is 0 when load_sum is", sa.load_sum, "load_avg", sa.load_avg);
+            pair("runnable_avg is 0 when runnable_sum is", sa.runnable_sum, "runnable_avg", sa.runnable_avg);
+            pair("util_avg is 0 when util_sum is", u64(sa.util_sum), "util_avg", sa.util_avg);
+        };
+        if (c.kind == 1) {
+            // The base case holds no input: a dummy one keeps the domain non-empty.
+            in.template var<u64>("unused", 0, 0);
+            return [=]() {
+                KOut<A> o;
+                pair_checks(o, pelt::sched_avg<A>{});
+                return o;
+            };
+        }
+        const pelt::sched_avg<A> sa0 = any_avg<A>(in);
+        const std::uint64_t lmax = 47742, wmax = I::shape < version::v6_1 ? NICE_WEIGHT_MAX : 1;
+        in.require(sa0.load_sum <= u64(lmax * wmax), "load_sum within what a task accumulates (auxiliary)");
+        in.require(sa0.runnable_sum <= u64(lmax << 10), "runnable_sum <= 47742 << 10 (auxiliary)");
+        in.require(u64(sa0.util_sum) <= u64(lmax << 10), "util_sum <= 47742 << 10 (auxiliary)");
+        in.require(sa0.load_sum != u64(0) || sa0.load_avg == ulong(0), "load_sum == 0 -> load_avg == 0");
+        in.require(sa0.runnable_sum != u64(0) || sa0.runnable_avg == ulong(0),
+                   "runnable_sum == 0 -> runnable_avg == 0");
+        in.require(sa0.util_sum != typename A::uint(0) || sa0.util_avg == ulong(0), "util_sum == 0 -> util_avg == 0");
+        const TaskStep<A> st = any_task_step<A>(in, sa0);
+        return [=]() {
+            pelt::sched_avg<A> sa = sa0;
+            I::template on<A>::update_load_avg(st.now, sa, st.load, st.runnable, st.running, st.weight);
+            KOut<A> o;
+            pair_checks(o, sa);
+            o.shown = {{"load_sum before", sa0.load_sum},         {"load_avg before", u64(sa0.load_avg)},
+                       {"util_sum before", u64(sa0.util_sum)},    {"util_avg before", u64(sa0.util_avg)},
+                       {"now - last_update_time", st.delta_ns},   {"load_sum after", sa.load_sum},
+                       {"load_avg after", u64(sa.load_avg)},      {"runnable_sum after", sa.runnable_sum},
+                       {"runnable_avg after", u64(sa.runnable_avg)}, {"util_sum after", u64(sa.util_sum)},
+                       {"util_avg after", u64(sa.util_avg)}};
+            return o;
+        };
+    }
+};
+
 } // namespace sc::proofs::pelt_inv

@@ -116,6 +116,14 @@ nlohmann::json replay_json(const Reproducer &r, const ReplayResult &rr) {
                         {"failed", rr.failed},
                         {"wraps", rr.wraps},
                         {"trace", rr.trace}};
+    nlohmann::json steps = nlohmann::json::array();
+    for (const ReplayStep &st : rr.steps) {
+        nlohmann::json vals = nlohmann::json::array();
+        for (const auto &[name, v] : st.values)
+            vals.push_back({{"name", name}, {"value", v}});
+        steps.push_back({{"step", st.label}, {"values", vals}});
+    }
+    j["steps"] = steps;
     if (!rr.op.empty())
         j["comparison"] = {{"lhs", {{"name", rr.lhs_name}, {"value", rr.lhs}}},
                            {"op", rr.op},

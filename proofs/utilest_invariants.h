@@ -266,4 +266,80 @@ struct NoUnderflow {
     }
 };
 
+// utilest.filter_sound (6.x, where util_est_update() filters): when an
+// eligible update is skipped because of the margin, the stored estimate
+// is within that margin of the new sample.  "Eligible" sets the other
+// skips aside, each sound for its own reason:
+//   - UTIL_EST off, or no task_sleep: no sample is taken at all;
+//   - the UNCHANGED flag set: the estimate was already updated with this
+//     activation's utilisation and nothing new has been seen since;
+//   - a sample above the CPU's capacity: the task did not fit, so its
+//     utilisation is not a measure of what it needs;
+//   - 6.12: util_avg + margin below runnable_avg: the task waited to run,
+//     so util_avg under-reads its need.
+// "Skipped" is observed, not read from the code: the values of the stored
+// words are unchanged (6.12 may still set the flag).  An actual EWMA step
+// moves the EWMA by at least 2 when the margin is exceeded, so an unchanged
+// value comes from a skip.  The margin is UTIL_EST_MARGIN = 1024 / 100 = 10:
+// |stored - sample| < 10 for the EWMA and, in 6.1, for enqueued.
+struct FilterSound {
+    static constexpr const char *id = "utilest.filter_sound";
+    static constexpr bool integer_first = false;
+    static constexpr std::uint64_t margin = 1024 / 100;
+    template <class I> static bool applies() { return has_update<I>; }
+    template <class I> static std::string domain(Arch) {
+        return "util_avg, runnable_avg, capacity <= 1024; estimate values <= 1024 with the UNCHANGED flag clear; "
+               "UTIL_EST and task_sleep on, UTIL_EST_FASTUP on and off; util_avg <= capacity (and, 6.12, "
+               "util_avg + 10 >= runnable_avg)";
+    }
+    template <class I> static std::vector<KCase> cases(Arch) {
+        std::vector<KCase> cs;
+        for (const KCase &c : knob_cases<I>(true))
+            if ((c.kind & 1) && (c.kind & 4))
+                cs.push_back(c);
+        return cs;
+    }
+    template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
+        using u64 = typename A::u64;
+        using uint = typename A::uint;
+        const utilest::task<A> p0 = any_task<I, A>(in, 1024);
+        const auto cap = in.template var<typename A::ulong>("capacity", 0, 1024);
+        const uint flag(utilest::UTIL_AVG_UNCHANGED);
+        if constexpr (I::shape == version::v6_1)
+            in.require((p0.enqueued & flag) == uint(0), "the UNCHANGED flag of p.util_est.enqueued clear");
+        else
+            in.require((p0.ewma & flag) == uint(0), "the UNCHANGED flag of p.util_est clear");
+        in.require(p0.util_avg <= cap, "util_avg <= capacity");
+        if constexpr (I::shape == version::v6_12)
+            in.require(p0.runnable_avg <= p0.util_avg + typename A::ulong(margin), "runnable_avg <= util_avg + 10");
+        return [=]() {
+            utilest::task<A> p = p0;
+            utilest::cfs_rq<A> rq{};
+            end_activation<I, A>(rq, p, true, cap, case_knobs(c));
+            const u64 sample = u64(p0.util_avg), m1 = u64(margin - 1);
+            const u64 ewma0 = u64(value_ewma<I, A>(p0.ewma));
+            typename A::boolean skipped = value_ewma<I, A>(p.ewma) == value_ewma<I, A>(p0.ewma);
+            if constexpr (split<I>)
+                skipped = skipped && value_enqueued<I, A>(p.enqueued) == value_enqueued<I, A>(p0.enqueued);
+            KOut<A> o;
+            o.checks.push_back(le<A>("a skipped EWMA is within the margin above the sample", skipped, "stored ewma",
+                                     ewma0, "util_avg + 9", sample + m1));
+            o.checks.push_back(le<A>("a skipped EWMA is within the margin below the sample", skipped, "util_avg",
+                                     sample, "stored ewma + 9", ewma0 + m1));
+            if constexpr (split<I>) {
+                const u64 enq0 = u64(value_enqueued<I, A>(p0.enqueued));
+                o.checks.push_back(le<A>("a skipped enqueued is within the margin above the sample", skipped,
+                                         "stored enqueued", enq0, "util_avg + 9", sample + m1));
+                o.checks.push_back(le<A>("a skipped enqueued is within the margin below the sample", skipped,
+                                         "util_avg", sample, "stored enqueued + 9", enq0 + m1));
+            }
+            show_task<I>(o, "before", p0);
+            show_task<I>(o, "after", p);
+            o.shown.push_back({"p.runnable_avg", u64(p0.runnable_avg)});
+            o.shown.push_back({"capacity", u64(cap)});
+            return o;
+        };
+    }
+};
+
 } // namespace sc::proofs::utilest_inv

@@ -20,6 +20,7 @@ extern "C" void plain_update_cpu_load(unsigned long *cpu_load, unsigned long thi
                                       unsigned long pending_updates);
 
 __attribute__((weak)) int bench_proof_matrix();
+__attribute__((weak)) int bench_simulate();
 
 namespace {
 
@@ -149,6 +150,8 @@ int bench_kernel_oracles();
 int main() {
     int rc = bench_update_cpu_load();
     bench_kernel_oracles();
+    if (bench_simulate)
+        bench_simulate();
     if (bench_proof_matrix) {
         int rc2 = bench_proof_matrix();
         if (rc == 0)

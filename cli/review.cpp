@@ -1,0 +1,394 @@
+// `schedcheck review --patch FILE [--kernel TREE|TARBALL]`: what a patch
+// does to the invariants, in a form that can be pasted into a reply.
+//
+//  1. The pre- and post-image oracles are built (cli/oracle_build.cpp) in a
+//     private directory, removed at the end.
+//  2. Every pelt and utilest invariant that applies is proved on both, in
+//     both data models (the plug-ins run the invariant texts of
+//     proofs/kernel_entries.h on their own code).
+//  3. A verdict that changed is a regression (PROVED before, COUNTEREXAMPLE
+//     or a broken induction step after) or a fix (the reverse); a regression's
+//     counterexample is replayed on both images.
+//  4. Each image is compared, function by function, with the reference
+//     variant of its kernel version.  A function that is equivalent to the
+//     reference before the patch and differs after it was changed by the
+//     patch, and the distinguishing input shows the pre-image's output (the
+//     reference's, proved equal) next to the post-image's.
+//  5. A plain-text review (at most 80 columns) and JSON.
+// Exit: 0 no regression, 1 a regression, 2 bad input, 3 internal error.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "oracle/process.h"
+#include "proofs/equiv.h"
+#include "proofs/input_file.h"
+#include "proofs/kernel_invariants.h"
+#include "proofs/matrix.h"
+#include "proofs/oracle_plugin.h"
+#include "proofs/report.h"
+#include "proofs/reproducer.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace sc::cli {
+
+namespace {
+
+using namespace sc::proofs;
+
+// Words wrapped at `width` columns, every line after the first indented.
+std::string wrap(const std::string &text, std::size_t width, const std::string &indent) {
+    std::string out, line;
+    std::size_t start = text.find_first_not_of(' ');
+    if (start == std::string::npos)
+        return "\n";
+    // The first line keeps the text's own leading spaces; the others get
+    // `indent` more than that.
+    const std::string lead = text.substr(0, start), more = lead + indent;
+    line = lead;
+    while (start < text.size()) {
+        std::size_t end = text.find(' ', start);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string word = text.substr(start, end - start);
+        start = end + 1;
+        if (line.size() > more.size() && line.size() + 1 + word.size() > width) {
+            out += line + "\n";
+            line = more;
+        }
+        line += (line == lead || line == more ? "" : " ") + word;
+    }
+    if (!line.empty())
+        out += line + "\n";
+    return out;
+}
+
+// A private directory for the oracles, removed when the review ends
+// (oracle/process.h: removed when it goes out of scope, and by the next run
+// should this process be killed outright).
+sys::TempDir private_dir() {
+    try {
+        return sys::TempDir(fs::temp_directory_path(), "schedcheck-review");
+    } catch (const std::runtime_error &e) {
+        throw input_error(std::string("review: ") + e.what());
+    }
+}
+
+// The reference variants of a kernel version ("6.1.158" -> v6.1), if any.
+std::pair<const Variant *, const Variant *> reference_of(const std::string &version) {
+    auto starts = [&](const char *p) {
+        std::string s = p;
+        return version.rfind(s, 0) == 0 && (version.size() == s.size() || !std::isdigit(static_cast<unsigned char>(version[s.size()])));
+    };
+    if (starts("6.1"))
+        return {find_variant("pelt/v6.1"), find_variant("utilest/v6.1")};
+    if (starts("6.12"))
+        return {find_variant("pelt/v6.12"), find_variant("utilest/v6.12")};
+    return {nullptr, nullptr};
+}
+
+struct Change {
+    std::string kind; // "regression", "fix", "changed"
+    const InvariantInfo *inv;
+    Arch arch;
+    ProofResult pre, post;
+    // For a regression (or fix): the counterexample replayed on both images.
+    std::optional<ReplayResult> on_pre, on_post;
+};
+
+bool broken(const ProofResult &r) {
+    return r.verdict == Verdict::COUNTEREXAMPLE ||
+           (r.verdict == Verdict::UNKNOWN && r.reason.rfind("not inductive", 0) == 0);
+}
+
+std::string verdict_word(const ProofResult &r) {
+    if (r.verdict == Verdict::UNKNOWN && r.reason.rfind("not inductive", 0) == 0)
+        return "STEP BROKEN";
+    return verdict_name(r.verdict);
+}
+
+} // namespace
+
+int cmd_review(const ReviewArgs &a) {
+    if (a.patch.empty())
+        throw input_error("review: --patch is required");
+    if (a.fuzz_seconds)
+        throw input_error("review: --fuzz-seconds: fuzzing the post-image against the pre-image is not available "
+                          "yet; run the review without it, and `oracle build` + the differential fuzzer against the "
+                          "reference meanwhile");
+    // The patch must be a readable regular file (named in the message).
+    (void)read_input_file(a.patch, InputKind::patch);
+    if (!a.kernel.empty() && !fs::exists(a.kernel))
+        throw input_error("review: --kernel " + a.kernel + ": no such file or directory");
+    if (!a.out.empty())
+        check_output_dir("--out", a.out,
+                         {{"review.txt", false}, {"review.json", false}, {"reproducers", true}, {"oracles", true}});
+
+    sys::install_signal_handlers();
+    auto t0 = std::chrono::steady_clock::now();
+    const sys::TempDir tmp = private_dir();
+    const std::string odir = (tmp.path / "oracles").string();
+    OracleBuild ob = build_oracles(a.kernel, a.patch, "review", odir, false);
+    double t_build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (ob.built.size() != 2)
+        throw internal_error("review: expected a pre- and a post-image oracle");
+    const BuiltOracle &bpre = ob.built[0], &bpost = ob.built[1];
+    const std::string origin = a.kernel.empty() ? a.patch : a.kernel + " + " + a.patch;
+
+    json doc = {{"patch", a.patch}, {"kernel", a.kernel}, {"version", ob.version}};
+    std::string text;
+    auto line = [&](const std::string &s) { text += wrap(s, 78, "    "); };
+    line("schedcheck review of " + fs::path(a.patch).filename().string() +
+         (ob.version.empty() ? "" : " against Linux " + ob.version));
+    text += std::string(std::min<std::size_t>(78, 22 + fs::path(a.patch).filename().string().size()), '=') + "\n";
+
+    if (bpre.code == bpost.code) {
+        line("The patch changes nothing that schedcheck models (the PELT and util_est functions, tables and "
+             "macros it extracts are the same before and after it). Nothing to review.");
+        doc["modelled_change"] = false;
+        doc["regressions"] = json::array();
+        doc["fixes"] = json::array();
+        if (a.json)
+            std::cout << doc.dump(2) << "\n";
+        else
+            std::cout << text;
+        if (!a.out.empty()) {
+            write_file_atomic(a.out + "/review.txt", text);
+            write_file_atomic(a.out + "/review.json", doc.dump(2) + "\n");
+        }
+        return 0;
+    }
+    doc["modelled_change"] = true;
+
+    // 2. Prove every applicable invariant on both images.
+    const Variant &pre = add_plugin_subject(bpre.name, odir);
+    const Variant &post = add_plugin_subject(bpost.name, odir);
+    std::vector<Job> jobs;
+    std::vector<const InvariantInfo *> invs;
+    for (const InvariantInfo &i : invariants()) {
+        if (i.family != "pelt" && i.family != "utilest")
+            continue;
+        bool on_pre = i.applies(pre), on_post = i.applies(post);
+        if (!on_pre && !on_post)
+            continue;
+        invs.push_back(&i);
+        for (Arch ar : {Arch::ilp32, Arch::lp64}) {
+            if (on_pre)
+                jobs.push_back({&pre, &i, ar});
+            if (on_post)
+                jobs.push_back({&post, &i, ar});
+        }
+    }
+    ProveOptions opt;
+    opt.timeout_ms = a.timeout_ms;
+    unsigned threads = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+    auto t1 = std::chrono::steady_clock::now();
+    std::vector<ProofResult> results = run_matrix(jobs, opt, threads);
+    sys::check_interrupt();
+    double t_prove = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    std::map<std::pair<std::string, int>, ProofResult> rpre, rpost; // (invariant, arch)
+    for (const ProofResult &r : results)
+        (r.variant == pre.id ? rpre : rpost)[{r.invariant, static_cast<int>(r.arch)}] = r;
+
+    // 3. What changed.
+    std::vector<Change> changes;
+    for (const InvariantInfo *i : invs)
+        for (Arch ar : {Arch::ilp32, Arch::lp64}) {
+            auto kp = rpre.find({i->id, static_cast<int>(ar)}), kq = rpost.find({i->id, static_cast<int>(ar)});
+            if (kp == rpre.end() || kq == rpost.end() || kp->second.verdict == kq->second.verdict)
+                continue;
+            Change c{"changed", i, ar, kp->second, kq->second, {}, {}};
+            const ProofResult *with_cex = nullptr;
+            if (kp->second.verdict == Verdict::PROVED && broken(kq->second)) {
+                c.kind = "regression";
+                with_cex = &kq->second;
+            } else if (broken(kp->second) && kq->second.verdict == Verdict::PROVED) {
+                c.kind = "fix";
+                with_cex = &kp->second;
+            }
+            if (with_cex && with_cex->cex) {
+                const json &rep = with_cex->cex->reproducer;
+                c.on_pre = i->replay(pre, ar, rep);
+                c.on_post = i->replay(post, ar, rep);
+                if (!(c.kind == "regression" ? c.on_post : c.on_pre)->violated)
+                    throw internal_error("review: the counterexample of " + i->id + " does not replay on the "
+                                         "image it came from");
+            }
+            changes.push_back(std::move(c));
+        }
+
+    // 4. Function by function, each image against the reference variant.
+    auto [pelt_ref, ue_ref] = reference_of(ob.version);
+    struct FnChange {
+        std::string function;
+        EquivDifference d;
+    };
+    std::vector<FnChange> fn_changes;
+    std::vector<std::string> fn_notes;
+    double t_equiv = 0;
+    if (pelt_ref) {
+        auto t2 = std::chrono::steady_clock::now();
+        for (const Variant *ref : {pelt_ref, ue_ref}) {
+            if (ref->family == "utilest" && (!bpre.note.empty() || !bpost.note.empty())) {
+                fn_notes.push_back("util_est functions not compared: an image holds PELT only");
+                continue;
+            }
+            EquivResult ep = prove_equivalence(*ref, bpre.name, Arch::lp64, a.timeout_ms, odir);
+            EquivResult eq = prove_equivalence(*ref, bpost.name, Arch::lp64, a.timeout_ms, odir);
+            sys::check_interrupt();
+            if (ep.verdict == EquivVerdict::UNKNOWN || eq.verdict == EquivVerdict::UNKNOWN) {
+                fn_notes.push_back(ref->family + " functions: the comparison with " + ref->id +
+                                   " gave UNKNOWN (" + (ep.verdict == EquivVerdict::UNKNOWN ? ep.reason : eq.reason) +
+                                   ")");
+                continue;
+            }
+            for (const EquivDifference &d : eq.differences) {
+                bool pre_differs = std::any_of(ep.differences.begin(), ep.differences.end(),
+                                               [&](const EquivDifference &x) { return x.function == d.function; });
+                if (pre_differs)
+                    fn_notes.push_back(d.function + " differs from " + ref->id + " before and after the patch: "
+                                       "not compared through the reference");
+                else
+                    fn_changes.push_back({d.function, d});
+            }
+            for (const EquivDifference &d : ep.differences)
+                if (std::none_of(eq.differences.begin(), eq.differences.end(),
+                                 [&](const EquivDifference &x) { return x.function == d.function; }))
+                    fn_notes.push_back(d.function + " differs from " + ref->id +
+                                       " before the patch and equals it after: the patch changed it");
+        }
+        t_equiv = std::chrono::duration<double>(std::chrono::steady_clock::now() - t2).count();
+    } else {
+        fn_notes.push_back("no reference variant for version \"" + ob.version +
+                           "\": the function-by-function comparison is left out (it needs a 6.1 or 6.12 tree)");
+    }
+
+    // 5. The review.
+    std::size_t nreg = 0, nfix = 0;
+    for (const Change &c : changes) {
+        nreg += c.kind == "regression";
+        nfix += c.kind == "fix";
+    }
+    text += "\n";
+    line(fmt::format("{} invariant proofs on each image ({} invariants x ilp32, lp64): {} regression(s), {} fix(es), "
+                     "{} other change(s).",
+                     jobs.size() / 2, invs.size(), nreg, nfix, changes.size() - nreg - nfix));
+    json jchanges = json::array();
+    for (const Change &c : changes) {
+        text += "\n";
+        std::string head = c.kind == "regression" ? "REGRESSION" : c.kind == "fix" ? "FIX" : "CHANGED";
+        line(fmt::format("{}: {} ({}): {} before, {} after.", head, c.inv->id, arch_name(c.arch),
+                         verdict_word(c.pre), verdict_word(c.post)));
+        line("  " + c.inv->statement);
+        const ProofResult &bad = c.kind == "fix" ? c.pre : c.post;
+        if (!bad.reason.empty())
+            line("  " + bad.reason);
+        json jc = {{"kind", c.kind}, {"invariant", c.inv->id}, {"arch", arch_name(c.arch)},
+                   {"before", verdict_word(c.pre)}, {"after", verdict_word(c.post)}};
+        if (bad.cex) {
+            text += "  input:\n";
+            json jin = json::object();
+            for (const auto &[k, v] : bad.cex->inputs) {
+                text += fmt::format("    {:<28} = {}\n", k, v);
+                jin[k] = v;
+            }
+            jc["inputs"] = jin;
+            for (const auto &[label, rr] : {std::pair{"before", c.on_pre}, std::pair{"after", c.on_post}}) {
+                if (!rr)
+                    continue;
+                if (rr->violated) {
+                    line(fmt::format("  {} the patch: violated: {}", label, rr->failed));
+                    line(fmt::format("    {} = {}, not {} {} = {}", rr->lhs_name, rr->lhs, rr->op, rr->rhs_name,
+                                     rr->rhs));
+                } else {
+                    text += fmt::format("  {} the patch: holds on this input\n", label);
+                }
+                jc[std::string("replay_") + label] = {{"violated", rr->violated}, {"failed", rr->failed},
+                                                      {"lhs", rr->lhs},          {"rhs", rr->rhs}};
+            }
+            if (!a.out.empty()) {
+                std::string path = a.out + "/reproducers/" + c.inv->id + "_" + std::string(arch_name(c.arch)) + ".json";
+                jc["reproducer"] = path;
+            }
+        }
+        jchanges.push_back(jc);
+    }
+    doc["changes"] = jchanges;
+
+    text += "\n";
+    line(fn_changes.empty() && pelt_ref ? "Function by function (lp64): no extracted function behaves differently "
+                                          "after the patch."
+                                        : "Function by function (lp64), each image proved against the reference "
+                                          "variant of its version:");
+    json jfn = json::array();
+    for (const FnChange &f : fn_changes) {
+        text += "\n";
+        line(f.function + " changed; a distinguishing input:");
+        json jin = json::object(), jout = json::object();
+        for (const auto &[k, v] : f.d.inputs) {
+            text += fmt::format("    {:<28} = {}\n", k, v);
+            jin[k] = v;
+        }
+        text += fmt::format("    {:<22} {:>21} {:>21}\n", "output", "before", "after");
+        for (const auto &[k, v] : f.d.outputs) {
+            text += fmt::format("    {:<22} {:>21} {:>21}{}\n", k.substr(0, 22), v.first, v.second,
+                                v.first != v.second ? " <" : "");
+            jout[k] = {{"before", v.first}, {"after", v.second}};
+        }
+        jfn.push_back({{"function", f.function}, {"inputs", jin}, {"outputs", jout}});
+    }
+    for (const auto &n : fn_notes)
+        line("  note: " + n);
+    doc["functions"] = jfn;
+    doc["function_notes"] = fn_notes;
+    if (!bpre.note.empty() || !bpost.note.empty())
+        line("  note: " + (bpre.note.empty() ? bpost.note : bpre.note));
+    double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    text += "\n";
+    line(fmt::format("Built the two oracles in {:.0f} s, proved in {:.0f} s, compared functions in {:.0f} s "
+                     "({:.0f} s in all). Source: {}.",
+                     t_build, t_prove, t_equiv, total, origin));
+    doc["seconds"] = {{"build", t_build}, {"prove", t_prove}, {"equiv", t_equiv}, {"total", total}};
+    doc["regressions"] = nreg;
+    doc["fixes"] = nfix;
+
+    if (!a.out.empty()) {
+        for (const Change &c : changes) {
+            const ProofResult &bad = c.kind == "fix" ? c.pre : c.post;
+            if (c.kind != "changed" && bad.cex)
+                write_file_atomic(a.out + "/reproducers/" + c.inv->id + "_" + std::string(arch_name(c.arch)) + ".json",
+                                  bad.cex->reproducer.dump(2) + "\n");
+        }
+        // The reproducers name the two oracles: keep them beside, so that
+        // `replay --oracle-dir OUT/oracles` finds them.
+        std::error_code ec;
+        fs::copy(odir, fs::path(a.out) / "oracles",
+                 fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
+        if (ec)
+            throw input_error("review: cannot copy the oracles to " + a.out + "/oracles: " + ec.message());
+        write_file_atomic(a.out + "/review.txt", text);
+        write_file_atomic(a.out + "/review.json", doc.dump(2) + "\n");
+    }
+    if (a.json)
+        std::cout << doc.dump(2) << "\n";
+    else
+        std::cout << text;
+    return nreg ? 1 : 0;
+}
+
+} // namespace sc::cli

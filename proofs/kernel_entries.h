@@ -1,0 +1,77 @@
+// The pelt and utilest invariants as one list, and the two things done with
+// an invariant P on an implementation I (proofs/kernel_iface.h): prove it,
+// and replay a reproducer of it.  Header-only, so that the same text runs
+// in this binary (reference variants, built-in kernel oracles) and in an
+// oracle plug-in made at run time by `schedcheck oracle build`, whose
+// kernel class exists only there (proofs/plugin_prove.h).
+#pragma once
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+#include "proofs/pelt_invariants.h"
+#include "proofs/utilest_invariants.h"
+
+namespace sc::proofs::kentry {
+
+// In catalogue order.
+using PeltInvariants = std::tuple<pelt_inv::TimeAccounted, pelt_inv::DecayMonotone, pelt_inv::SumAvgConsistent>;
+using UtilEstInvariants = std::tuple<utilest_inv::Bounded, utilest_inv::EwmaBetween, utilest_inv::FlagIsolated,
+                                     utilest_inv::NoUnderflow, utilest_inv::FilterSound>;
+
+// Calls f.template operator()<P>() for the invariant of Tuple named id;
+// false when Tuple has none.
+template <class Tuple, class F> bool with_invariant(std::string_view id, F &&f) {
+    return [&]<std::size_t... k>(std::index_sequence<k...>) {
+        bool found = false;
+        ((!found && std::tuple_element_t<k, Tuple>::id == id
+              ? (f.template operator()<std::tuple_element_t<k, Tuple>>(), found = true)
+              : false),
+         ...);
+        return found;
+    }(std::make_index_sequence<std::tuple_size_v<Tuple>>());
+}
+
+// A state invariant (P::induction) is proved by induction: its cases are
+// the base case and the step from every state where it holds.  A step that
+// fails from such a state is not a counterexample, as that state need not
+// be reachable: the verdict is UNKNOWN, with the failing step attached.
+template <class P, class I> ProofResult prove(const Variant &v, Arch a, const ProveOptions &o) {
+    std::string dom = P::template domain<I>(a);
+    ProofResult r = a == Arch::lp64 ? prove_kprop<P, I, model::sym_lp64, lp64>(v, a, o, dom)
+                                    : prove_kprop<P, I, model::sym_ilp32, ilp32>(v, a, o, dom);
+    if constexpr (requires { P::induction; })
+        if (r.verdict == Verdict::COUNTEREXAMPLE && r.reason.find("base case") == std::string::npos) {
+            r.verdict = Verdict::UNKNOWN;
+            r.reason = "not inductive: " + r.reason +
+                       " breaks it from a state where it holds (attached); that state is not shown reachable";
+        }
+    return r;
+}
+
+// A reproducer's "case" and "inputs", run on I's concrete code.
+template <class P, class I> ReplayResult replay(Arch a, const nlohmann::json &doc) {
+    std::string label = doc.value("case", std::string());
+    std::map<std::string, std::uint64_t> vals;
+    if (doc.contains("inputs") && doc["inputs"].is_object())
+        for (auto it = doc["inputs"].begin(); it != doc["inputs"].end(); ++it) {
+            if (!it.value().is_number_integer() ||
+                (!it.value().is_number_unsigned() && it.value().template get<std::int64_t>() < 0))
+                throw input_error("inputs." + it.key().substr(0, 64) + ": expected an unsigned integer");
+            vals[it.key()] = it.value().template get<std::uint64_t>();
+        }
+    for (const KCase &c : P::template cases<I>(a))
+        if (c.label == label) {
+            try {
+                return a == Arch::lp64 ? kprop_replay<P, I, lp64>(c, vals) : kprop_replay<P, I, ilp32>(c, vals);
+            } catch (const domain_violation &e) {
+                throw input_error(std::string("inputs: ") + e.what());
+            }
+        }
+    throw input_error("case: \"" + label.substr(0, 80) + "\" is not a case of " + P::id);
+}
+
+} // namespace sc::proofs::kentry

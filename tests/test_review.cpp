@@ -1,0 +1,200 @@
+// `schedcheck review`, end to end, on patches made here from Debian's
+// linux-source-6.1 tarball at test time (nothing of the kernel is in the
+// tests): each patch reintroduces a kind of bug into a 6.1 tree, and the
+// review must name the invariant it breaks as a regression; the reverse
+// patch, applied to the broken tree, must come out as a fix.
+//
+//   - a lost remainder of the time delta: last_update_time set to now
+//     instead of advanced by whole 1024 ns units  -> pelt.time_accounted;
+//   - the UNCHANGED flag not masked out of util_est.enqueued by its reader
+//                                                  -> utilest.flag_isolated;
+//   - a stale comparison in util_est's filter: the enqueued difference left
+//     as the old value, not old minus the new sample -> utilest.filter_sound.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/shell.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char *tarball = "/usr/src/linux-source-6.1.tar.xz";
+
+struct Tree {
+    fs::path dir;
+    ~Tree() {
+        std::error_code ec;
+        if (!dir.empty())
+            fs::remove_all(dir, ec);
+    }
+};
+
+// The tarball's sched files, unpacked once per test process.
+fs::path tree() {
+    static Tree tr;
+    if (tr.dir.empty()) {
+        fs::path d = fs::temp_directory_path() / ("schedcheck-review-tree-" + std::to_string(getpid()));
+        fs::create_directories(d);
+        REQUIRE(run_argv({"tar", "-xf", tarball, "-C", d.string(), "--strip-components=1", "--wildcards",
+                          "*/Makefile", "*/kernel/sched/*", "*/include/linux/sched.h"})
+                    .code == 0);
+        tr.dir = d;
+    }
+    return tr.dir;
+}
+
+struct Scratch {
+    fs::path dir;
+    explicit Scratch(const std::string &name)
+        : dir(fs::temp_directory_path() / ("schedcheck-review-" + name + "-" + std::to_string(getpid()))) {
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+    }
+    ~Scratch() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+};
+
+// A patch of FILE (relative to the tree) made by a sed expression, written
+// to dir/forward.patch, and the reverse one to dir/reverse.patch; the
+// broken tree (the forward patch applied) is made in dir/broken.
+void make_patches(const fs::path &dir, const std::string &file, const std::string &sed) {
+    fs::create_directories(dir / "a" / fs::path(file).parent_path());
+    fs::create_directories(dir / "b" / fs::path(file).parent_path());
+    fs::copy_file(tree() / file, dir / "a" / file);
+    fs::copy_file(tree() / file, dir / "b" / file);
+    REQUIRE(run_argv({"sed", "-i", sed, (dir / "b" / file).string()}).code == 0);
+    Run fwd = run_argv({"diff", "-u", "a/" + file, "b/" + file}, dir);
+    REQUIRE(fwd.code == 1); // the sed expression changed something
+    std::ofstream(dir / "forward.patch") << fwd.out;
+    Run rev = run_argv({"diff", "-u", "b/" + file, "a/" + file}, dir);
+    std::ofstream(dir / "reverse.patch") << rev.out;
+    fs::copy(tree(), dir / "broken", fs::copy_options::recursive);
+    fs::copy_file(dir / "b" / file, dir / "broken" / file, fs::copy_options::overwrite_existing);
+}
+
+Run review(const std::vector<std::string> &args) {
+    std::vector<std::string> argv = {SCHEDCHECK_BIN, "review"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_argv(argv);
+}
+
+// The regression (or fix) entries of a review's JSON, as "invariant arch".
+std::vector<std::string> entries(const std::string &out, const std::string &kind) {
+    std::vector<std::string> r;
+    auto j = nlohmann::json::parse(out);
+    for (const auto &c : j["changes"])
+        if (c["kind"] == kind)
+            r.push_back(c["invariant"].get<std::string>() + " " + c["arch"].get<std::string>());
+    return r;
+}
+
+bool has(const std::vector<std::string> &v, const std::string &s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+void regression_and_fix(const std::string &name, const std::string &file, const std::string &sed,
+                        const std::string &invariant) {
+    if (!fs::exists(tarball)) {
+        WARN("no " << tarball << ": skipped");
+        return;
+    }
+    Scratch s(name);
+    make_patches(s.dir, file, sed);
+    Run fwd = review({"--patch", (s.dir / "forward.patch").string(), "--kernel", tree().string(), "--json"});
+    INFO(fwd.out);
+    REQUIRE(fwd.code == 1);
+    auto reg = entries(fwd.out, "regression");
+    CHECK(has(reg, invariant + " ilp32"));
+    CHECK(has(reg, invariant + " lp64"));
+    CHECK(entries(fwd.out, "fix").empty());
+
+    Run rev = review({"--patch", (s.dir / "reverse.patch").string(), "--kernel", (s.dir / "broken").string(),
+                      "--json"});
+    INFO(rev.out);
+    REQUIRE(rev.code == 0);
+    auto fix = entries(rev.out, "fix");
+    CHECK(has(fix, invariant + " ilp32"));
+    CHECK(has(fix, invariant + " lp64"));
+    CHECK(entries(rev.out, "regression").empty());
+}
+
+} // namespace
+
+TEST_CASE("review: a lost remainder of the time delta is a pelt.time_accounted regression", "[review]") {
+    regression_and_fix("remainder", "kernel/sched/pelt.c",
+                       "s/last_update_time += delta << 10;/last_update_time = now;/", "pelt.time_accounted");
+}
+
+TEST_CASE("review: the util_est flag shown to readers is a utilest.flag_isolated regression", "[review]") {
+    regression_and_fix("flag", "kernel/sched/fair.c",
+                       "s/(ue.enqueued & ~UTIL_AVG_UNCHANGED));/ue.enqueued);/", "utilest.flag_isolated");
+}
+
+TEST_CASE("review: a stale util_est filter is a utilest.filter_sound regression", "[review]") {
+    regression_and_fix("filter", "kernel/sched/fair.c", "s/last_enqueued_diff -= ue.enqueued;/;/",
+                       "utilest.filter_sound");
+}
+
+TEST_CASE("review: text output, --out, a patch that changes nothing modelled, bad input", "[review]") {
+    if (!fs::exists(tarball)) {
+        WARN("no " << tarball << ": skipped");
+        return;
+    }
+    Scratch s("text");
+    make_patches(s.dir, "kernel/sched/pelt.c", "s/last_update_time += delta << 10;/last_update_time = now;/");
+    fs::path out = s.dir / "out";
+    Run r = review({"--patch", (s.dir / "forward.patch").string(), "--kernel", tree().string(), "--out",
+                    out.string()});
+    INFO(r.out);
+    REQUIRE(r.code == 1);
+    CHECK(r.out.find("REGRESSION: pelt.time_accounted (lp64): PROVED before, COUNTEREXAMPLE after.") !=
+          std::string::npos);
+    // The function that changed, with the pre-image's output next to the
+    // post-image's: last_update_time moves by whole units before, to now after.
+    CHECK(r.out.find("___update_load_sum changed; a distinguishing input:") != std::string::npos);
+    std::istringstream lines(r.out);
+    for (std::string l; std::getline(lines, l);)
+        CHECK(l.size() <= 80);
+    CHECK(fs::exists(out / "review.txt"));
+    CHECK(fs::exists(out / "review.json"));
+    CHECK(fs::exists(out / "reproducers/pelt.time_accounted_lp64.json"));
+    // The reproducer replays on the post-image kept in out/oracles.
+    Run rp = run_argv({SCHEDCHECK_BIN, "replay", (out / "reproducers/pelt.time_accounted_lp64.json").string(),
+                       "--oracle-dir", (out / "oracles").string()});
+    INFO(rp.out);
+    CHECK(rp.code == 0);
+    CHECK(rp.out.find("VIOLATED") != std::string::npos);
+
+    // A patch that touches only what schedcheck does not model.
+    make_patches(s.dir / "other", "kernel/sched/fair.c", "s|^static void update_sysctl(void)|static void update_sysctl(void) /* x */|");
+    Run none = review({"--patch", (s.dir / "other/forward.patch").string(), "--kernel", tree().string()});
+    INFO(none.out);
+    CHECK(none.code == 0);
+    CHECK(none.out.find("changes nothing that schedcheck models") != std::string::npos);
+
+    // Bad input: exit 2 naming the file; nothing left in --out.
+    fs::path out2 = s.dir / "out2";
+    Run missing = review({"--patch", (s.dir / "nope.patch").string(), "--kernel", tree().string(), "--out",
+                          out2.string()});
+    CHECK(missing.code == 2);
+    CHECK(missing.out.find("nope.patch") != std::string::npos);
+    CHECK(!fs::exists(out2));
+    std::ofstream(s.dir / "garbage.patch") << "this is not a patch\n";
+    Run garbage = review({"--patch", (s.dir / "garbage.patch").string(), "--kernel", tree().string(), "--out",
+                          out2.string()});
+    CHECK(garbage.code == 2);
+    CHECK(!fs::exists(out2));
+    Run notree = review({"--patch", (s.dir / "forward.patch").string(), "--kernel", (s.dir / "nowhere").string()});
+    CHECK(notree.code == 2);
+    CHECK(notree.out.find("nowhere") != std::string::npos);
+}
