@@ -207,6 +207,17 @@ template <unsigned W, bool S> struct Word {
     // Division and remainder truncate toward zero, as in C.
     friend Word operator/(const Word &a, const Word &b) {
         record_obligation(b.e != lit(0), op("division by zero"));
+        std::uint64_t d = 0;
+        if (bv() && constant_bits(b.e, d) && d > 1 && (d & (d - 1)) == 0 && (!S || d < (mask >> 1))) {
+            // By a constant 2^k: the same value as shifts, which the solver
+            // takes far more easily than a divider circuit.  Truncation
+            // towards zero for a negative dividend: add 2^k - 1 first.
+            const unsigned k = static_cast<unsigned>(__builtin_ctzll(d));
+            if (!S)
+                return Word(z3::lshr(a.e, lit(k)));
+            z3::expr bias = z3::lshr(z3::ashr(a.e, lit(W - 1)), lit(W - k));
+            return Word(z3::ashr(a.e + bias, lit(k)));
+        }
         if (bv())
             return Word(S ? a.e / b.e : z3::udiv(a.e, b.e)); // z3's '/' on bit-vectors is bvsdiv
         if (!S)

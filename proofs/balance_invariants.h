@@ -8,5 +8,7 @@
 namespace sc::proofs {
 
 void register_balance_invariants(std::vector<InvariantInfo> &out);
+void register_idlebal_invariants(std::vector<InvariantInfo> &out);
+void register_wakeaffine_invariants(std::vector<InvariantInfo> &out);
 
 } // namespace sc::proofs

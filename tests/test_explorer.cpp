@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <set>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -500,4 +501,32 @@ TEST_CASE("sym: a table read at a symbolic index gives every entry", "[explorer]
             }
         }
     }
+}
+
+TEST_CASE("explorer: bit-vector division by a constant 2^k truncates like C", "[explorer][obligations]") {
+    // The division by a constant power of two is encoded with shifts (a
+    // negative dividend gets 2^k - 1 added first): the value must be C's
+    // truncating quotient, here the machine's own, for both signs and the
+    // extremes.
+    z3::context ctx;
+    m::Explorer ex(ctx, m::Encoding::bitvector, kTimeoutMs);
+    const std::int64_t xs[] = {-15, -9, -8, -7, -1, 0, 1, 7, 8, 15, INT64_MIN, INT64_MAX, INT64_MIN + 7};
+    for (std::int64_t v : xs)
+        for (std::int64_t d : {std::int64_t(2), std::int64_t(8), std::int64_t(256), std::int64_t(1) << 62}) {
+            INFO(v << " / " << d);
+            z3::expr xe = ctx.bv_const("x", 64);
+            m::SSym<64> x(xe);
+            m::Sym<64> ux(xe);
+            auto paths = ex.explore([&] { return std::make_pair(x / m::SSym<64>(d), ux / m::Sym<64>(std::uint64_t(d))); });
+            REQUIRE(paths.size() == 1);
+            z3::solver s(ctx);
+            s.add(xe == ctx.bv_val(static_cast<std::uint64_t>(v), 64));
+            REQUIRE(s.check() == z3::sat);
+            z3::model mdl = s.get_model();
+            std::uint64_t q = 0, uq = 0;
+            REQUIRE(mdl.eval(paths[0].value.first.e, true).is_numeral_u64(q));
+            REQUIRE(mdl.eval(paths[0].value.second.e, true).is_numeral_u64(uq));
+            CHECK(static_cast<std::int64_t>(q) == v / d);
+            CHECK(uq == static_cast<std::uint64_t>(v) / static_cast<std::uint64_t>(d));
+        }
 }
