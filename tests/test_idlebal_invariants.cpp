@@ -149,6 +149,28 @@ TEST_CASE("idlebal.avg_idle_capped: proved up to low-1-2; low-1-3 and 6.x leave 
     CHECK(rr.trace.find("max_idle_balance_cost 1976.562 us") != std::string::npos);
 }
 
+TEST_CASE("idlebal.avg_idle_capped: the 6.x decay lowers the cap under avg_idle too", "[idlebal-invariants]") {
+    // One domain, HZ 250, sysctl 500 us; avg_idle 4000000 = 2 * 2000000,
+    // the cap after a 2 ms balance.  The periodic rebalance at jiffy 251
+    // finds the last decay (jiffy 0) more than HZ jiffies old: sd cost
+    // 2000000 * 253 / 256 = 1976562 (505999936 / 256 rounded down), the rq
+    // cost max(500000, 1976562) = 1976562, the cap 3953124 < 4000000.
+    json in = {{"sysctl_sched_migration_cost", 500000}, {"avg_idle", 4000000}, {"max_idle_balance_cost", 2000000},
+               {"sd[0].max_newidle_lb_cost", 2000000}, {"sd[0].last_decay_max_lb_cost", 0}, {"rb.jiffies", 251}};
+    for (const char *v : {"idlebal/v6.1", "idlebal/v6.12"})
+        for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
+            INFO(v << " " << sc::arch_name(a));
+            auto rr = replay(v, "idlebal.avg_idle_capped", a, "rebalance, nr_domains 1, stop at -", in);
+            CHECK(rr.violated);
+            CHECK(rr.lhs == 4000000);
+            CHECK(rr.rhs == 3953124);
+        }
+    // At jiffy 250 the decay is not due yet (250 is not after 0 + 250).
+    in["rb.jiffies"] = 250;
+    CHECK_FALSE(replay("idlebal/v6.12", "idlebal.avg_idle_capped", sc::Arch::lp64, "rebalance, nr_domains 1, stop at -", in)
+                    .violated);
+}
+
 TEST_CASE("idlebal.recovers: low-1-2 never forgets a cost; low-1-3 and 6.x within the reported time",
           "[idlebal-invariants]") {
     // low-1-2 has no decay: a cost of 1 ms stays 1 ms, not 1000000 * 253 /

@@ -50,7 +50,8 @@ TEST_CASE("wakeaffine.no_overflow: the largest safe loads (hand values)", "[wake
     //   pjt-1 .. v3.13, s64: ilp32 never (2^33 * 114688 < 2^63);
     //     lp64: L <= (2^63 - 1) / 204800 = 45035996273704;
     //   6.1: load_avg * h_load in unsigned long: ilp32 L <= 65535 (65535^2 <
-    //     2^32 <= 65536^2); lp64 L <= 2^32 - 1; the s64 products allow more.
+    //     2^32 <= 65536^2), where the s64 products allow more.  On lp64 the
+    //     s64 products come first (next test case).
     struct Row {
         const char *v;
         sc::Arch a;
@@ -63,7 +64,6 @@ TEST_CASE("wakeaffine.no_overflow: the largest safe loads (hand values)", "[wake
         {"wakeaffine/pjt-1", sc::Arch::lp64, Verdict::COUNTEREXAMPLE, 45035996273704ull},
         {"wakeaffine/v3.13", sc::Arch::lp64, Verdict::COUNTEREXAMPLE, 45035996273704ull},
         {"wakeaffine/v6.1", sc::Arch::ilp32, Verdict::COUNTEREXAMPLE, 65535},
-        {"wakeaffine/v6.1", sc::Arch::lp64, Verdict::COUNTEREXAMPLE, 0xffffffffull},
     };
     for (const Row &r : rows) {
         INFO(r.v << " " << sc::arch_name(r.a));
@@ -109,4 +109,25 @@ TEST_CASE("wakeaffine.hot_not_moved: NO_HOT_AFFINE keeps a cache-hot wakee on pr
                      "not sync, wake_idx 0, NO_HOT_AFFINE on", in);
     CHECK_FALSE(rr.violated);
     CHECK(rr.trace.find("leave it on prev_cpu") != std::string::npos);
+}
+
+TEST_CASE("wakeaffine.no_overflow: 6.1 on lp64 wraps the prev side once h_load(p) reaches L^2",
+          "[wakeaffine-invariants]") {
+    // task_h_load(p) = load_avg * h_load / (cfs_rq load_avg + 1): with the
+    // cfs_rq's load_avg 0 it is L^2.  prev_eff_load = (load(prev) - L^2) *
+    // 112 * 1024 in s64: with load(prev) 0 it fits while L^2 <= (2^63 - 1)
+    // / 114688 = 80421421917330, i.e. L <= 8967799 (8967799^2 =
+    // 80421418904401; 8967800^2 = 80421436840000).  The this side, L^2 *
+    // 102400, allows L up to 9490626.  So the largest safe load on lp64 is
+    // 8967799, not the 2^32 - 1 the h_load product alone allows.
+    const std::string label = "not sync, WA_IDLE off, WA_BIAS on, this_cpu busy, prev_cpu busy";
+    json in = {{"p.load_avg", 8967800}, {"p.cfs_rq.h_load", 8967800}, {"p.cfs_rq.load_avg", 0}};
+    auto rr = replay("wakeaffine/v6.1", "wakeaffine.no_overflow", sc::Arch::lp64, label, in);
+    CHECK(rr.violated);
+    CHECK(rr.failed == "prev_eff_load does not wrap (s64)");
+    CHECK(rr.lhs == 80421436840000ull);
+    CHECK(rr.rhs == 80421421917330ull);
+    in["p.load_avg"] = 8967799;
+    in["p.cfs_rq.h_load"] = 8967799;
+    CHECK_FALSE(replay("wakeaffine/v6.1", "wakeaffine.no_overflow", sc::Arch::lp64, label, in).violated);
 }
