@@ -10,6 +10,7 @@
 // None of the expected values was read from the output of the code.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -288,6 +289,43 @@ TEST_CASE("regression: every reproducer in corpora/idlebal and corpora/wakeaffin
             REQUIRE(r.code == 0);
             auto j = nlohmann::json::parse(r.out);
             CHECK(j["violated"] == true);
+            // Where the failed comparison follows from the inputs by one
+            // formula, check it by hand as well.
+            const json doc = json::parse(std::ifstream(e.path()));
+            const json &in = doc["inputs"];
+            if (doc["invariant"] == "idlebal.recovers" && doc["variant"] == "idlebal/low-1-2") {
+                // No decay before low-1-3: the cost x stays, against x * 253 / 256.
+                const std::uint64_t x = in["x"];
+                CHECK(j["comparison"]["lhs"]["value"] == x);
+                CHECK(j["comparison"]["rhs"]["value"] == x * 253 / 256);
+            }
+            if (doc["invariant"] == "idlebal.no_overflow" && doc["case"] == "wakeup") {
+                // 2 * sysctl in unsigned int: wraps from 2^31 on.
+                const std::uint64_t sysctl = in["sysctl_sched_migration_cost"];
+                CHECK(sysctl >= 2147483648u);
+                CHECK(j["comparison"]["lhs"]["value"] == sysctl);
+                CHECK(j["comparison"]["rhs"]["value"] == 2147483647u);
+            }
+            if (doc["invariant"] == "idlebal.avg_idle_capped" && doc["case"] == "rebalance, nr_domains 1, stop at -") {
+                // One domain: the decay is due when jiffies is after the
+                // stamp (low-1-3: next_decay_max_lb_cost; 6.x:
+                // last_decay_max_lb_cost + HZ 250), told from the sign of
+                // the wrapped difference at the arch's width; then the rq
+                // cost becomes max(sysctl, cost * 253 / 256), the cap twice it.
+                const bool ilp32 = doc["arch"] == "ilp32";
+                const std::uint64_t mask = ilp32 ? 0xffffffffull : ~0ull, sign = ilp32 ? 1ull << 31 : 1ull << 63;
+                const bool low13 = doc["variant"] == "idlebal/low-1-3";
+                const std::uint64_t stamp =
+                    low13 ? std::uint64_t(in["sd[0].next_decay_max_lb_cost"])
+                          : (std::uint64_t(in["sd[0].last_decay_max_lb_cost"]) + 250) & mask;
+                const std::uint64_t jiffies = in["rb.jiffies"];
+                const bool due = ((stamp - jiffies) & mask & sign) != 0;
+                const std::uint64_t sd = in["sd[0].max_newidle_lb_cost"], sysctl = in["sysctl_sched_migration_cost"];
+                const std::uint64_t rq = due ? std::max(sysctl, sd * 253 / 256) : std::uint64_t(in["max_idle_balance_cost"]);
+                CHECK(j["comparison"]["lhs"]["value"] == in["avg_idle"]);
+                CHECK(j["comparison"]["rhs"]["value"] == 2 * rq);
+                CHECK(std::uint64_t(in["avg_idle"]) > 2 * rq);
+            }
             auto exp = sc::proofs::expected_verdict(j["variant"], j["invariant"],
                                                     j["arch"] == "ilp32" ? sc::Arch::ilp32 : sc::Arch::lp64);
             REQUIRE(exp.has_value());
