@@ -41,9 +41,13 @@ void register_wakeaffine_invariants(std::vector<InvariantInfo> &out) {
         "with NO_HOT_AFFINE on, a wakee cache-hot on prev_cpu is never pulled to this_cpu"));
     // wakeaffine.effective_load_monotone and wakeaffine.decision_symmetric
     // (proofs/wakeaffine_invariants.h) are not in the catalogue yet: their
-    // proofs did not finish within the family's time budget (the symbolic
-    // 64-bit divisions of effective_load(), the 2^20 loads of the decision),
-    // so they would hold the matrix up.  Register them here once they do:
+    // proofs do not finish within the family's time budget, so they would
+    // hold the matrix up.  effective_load() divides by symbolic group
+    // weights; the decision's sync cases stay on bit-vectors (the waker's
+    // weight is removed by adding its unsigned negation, a wrap the integer
+    // encoding cannot follow), where one sync case of wakeaffine.no_overflow
+    // alone takes over a minute, and decision_symmetric runs the decision
+    // twice per query.  Register them here once they do:
     //     out.push_back(Entry<EffectiveLoadMonotone, WakeAffineFamily>::info(
     //         "adding more weight to a group's cfs_rq never lowers effective_load() there (one group level)"));
     //     out.push_back(Entry<DecisionSymmetric, WakeAffineFamily>::info(

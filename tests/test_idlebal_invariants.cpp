@@ -238,16 +238,24 @@ TEST_CASE("idlebal.skip_sound and cost_decay_monotone hold on the 6.x forms", "[
     REQUIRE(r.bound);
     CHECK(*r.bound <= 2471u * 1010u);
     CHECK(*r.bound % 1010u == 0);
-    // The skip test: in 6.x a level is cut when avg_idle < curr_cost +
-    // sd->max_newidle_lb_cost.  avg_idle 100, sd[0] cost 100: 100 < 0 + 100
-    // is false, so level 0 balances; its cost (blocked 30 + balance 50 = 80)
-    // makes level 1 (cost 21) cut: 100 < 80 + 21.
-    json in = {{"avg_idle", 100}, {"sd[0].max_newidle_lb_cost", 100}, {"sd[1].max_newidle_lb_cost", 21},
-               {"ni.blocked_cost", 30}, {"ni.lb_cost[0]", 50}, {"ni.lb_cost[1]", 7}};
-    auto rr = replay("idlebal/v6.12", "idlebal.skip_sound", sc::Arch::lp64, "newidle, nr_domains 2, pulls at -", in);
+    // The skip test: a level is cut when avg_idle < curr_cost +
+    // sd->max_newidle_lb_cost.  6.12, one level (the 6.x walks are proved
+    // over one level): avg_idle 100, sd[0] cost 100: 100 < 0 + 100 is
+    // false, so level 0 balances, and its cost counts the blocked-load
+    // update too: 30 + 50 = 80.
+    json in = {{"avg_idle", 100}, {"sd[0].max_newidle_lb_cost", 100}, {"ni.blocked_cost", 30}, {"ni.lb_cost[0]", 50}};
+    auto rr = replay("idlebal/v6.12", "idlebal.skip_sound", sc::Arch::lp64, "newidle, nr_domains 1, pulls at -", in);
     CHECK_FALSE(rr.violated);
-    CHECK(rr.trace.find("level 1: walk stopped") != std::string::npos);
+    CHECK(rr.trace.find("level 0: load_balance() ran") != std::string::npos);
     CHECK(rr.trace.find("curr_cost 0.080 us") != std::string::npos);
+    // low-1-3, two levels, no blocked-load cost: level 0 costs 50, so level
+    // 1 (cost 51) is cut: 100 < 50 + 51.
+    json in2 = {{"sysctl_sched_migration_cost", 0}, {"avg_idle", 100}, {"sd[0].max_newidle_lb_cost", 100},
+                {"sd[1].max_newidle_lb_cost", 51}, {"ni.lb_cost[0]", 50}, {"ni.lb_cost[1]", 7}};
+    auto rr2 = replay("idlebal/low-1-3", "idlebal.skip_sound", sc::Arch::lp64, "newidle, nr_domains 2, pulls at -", in2);
+    CHECK_FALSE(rr2.violated);
+    CHECK(rr2.trace.find("level 1: walk stopped") != std::string::npos);
+    CHECK(rr2.trace.find("curr_cost 0.050 us") != std::string::npos);
 }
 
 TEST_CASE("idlebal invariants: a counterexample is written, loads and replays through the CLI",
