@@ -38,6 +38,21 @@ template <pelt::version V> struct RefPelt {
             return pelt::update_load_avg<V, A>(now, sa, load, runnable, running, weight);
         }
         static u64 decay_load(u64 val, u64 n) { return pelt::decay_load<V, A>(val, n); }
+        // v4.12 and 6.x: the two halves of update_load_avg(), for proofs
+        // that take them one at a time (the averages' division is costly to
+        // prove through the sums' decay).  v4.12's load argument is the
+        // weight (its load_sum is weighted), and its averages ignore weight.
+        static sint ___update_load_sum(u64 now, pelt::sched_avg<A> &sa, ulong load, ulong runnable, sint running) {
+            static_assert(V >= pelt::version::v4_12);
+            return pelt::___update_load_sum<V, A>(now, sa, load, runnable, running);
+        }
+        static void ___update_load_avg(pelt::sched_avg<A> &sa, ulong weight) {
+            static_assert(V >= pelt::version::v4_12);
+            if constexpr (V >= pelt::version::v6_1)
+                pelt::___update_load_avg<V, A>(sa, weight);
+            else
+                pelt::averages_v4_12<V, A>(sa);
+        }
     };
 };
 
@@ -59,6 +74,17 @@ template <template <class> class K> struct KernelPelt {
             return r;
         }
         static u64 decay_load(u64 val, u64 n) { return K<A>::decay_load(val, n); }
+        static sint ___update_load_sum(u64 now, pelt::sched_avg<A> &sa, ulong load, ulong runnable, sint running) {
+            auto k = to_kernel<K<A>>(sa);
+            sint r = K<A>::___update_load_sum(now, &k, load, runnable, running) ? sint(1) : sint(0);
+            sa = from_kernel<A>(k);
+            return r;
+        }
+        static void ___update_load_avg(pelt::sched_avg<A> &sa, ulong weight) {
+            auto k = to_kernel<K<A>>(sa);
+            K<A>::___update_load_avg(&k, weight);
+            sa = from_kernel<A>(k);
+        }
     };
 };
 
