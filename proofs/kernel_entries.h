@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "proofs/cfsrq_invariants.h"
 #include "proofs/pelt_invariants.h"
 #include "proofs/utilest_invariants.h"
 
@@ -19,6 +20,9 @@ namespace sc::proofs::kentry {
 
 // In catalogue order.
 using PeltInvariants = std::tuple<pelt_inv::TimeAccounted, pelt_inv::DecayMonotone, pelt_inv::SumAvgConsistent>;
+// The moves between a task and its cfs_rq (proofs/cfsrq_invariants.h).
+using PeltCfsRqInvariants = std::tuple<cfsrq_inv::NoUnderflowVisible, cfsrq_inv::CfsRqSumAvgConsistent,
+                                       cfsrq_inv::AttachDetachRoundtrip>;
 using UtilEstInvariants = std::tuple<utilest_inv::Bounded, utilest_inv::EwmaBetween, utilest_inv::FlagIsolated,
                                      utilest_inv::NoUnderflow, utilest_inv::FilterSound>;
 
