@@ -343,24 +343,32 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
             }
             if (enc == model::Encoding::integer) {
                 // Are the integer terms the machine's on every path?
+                // One obligation term can be recorded on several paths; it
+                // must hold under each of their conditions, so it is asked
+                // once under their disjunction (not only on the first path).
                 bool exact = true;
-                std::set<unsigned> seen;
-                for (const auto &pa : paths) {
+                std::map<unsigned, std::pair<z3::expr, z3::expr_vector>> where;
+                std::vector<unsigned> order;
+                for (const auto &pa : paths)
                     for (const auto &ob : pa.obligations) {
-                        if (!seen.insert(ob.holds.id()).second)
-                            continue;
-                        s.push();
-                        s.add(pa.pc && !ob.holds);
-                        z3::check_result r;
-                        ask(s, r);
-                        s.pop();
-                        if (r != z3::unsat) {
-                            exact = false;
-                            break;
+                        auto it = where.find(ob.holds.id());
+                        if (it == where.end()) {
+                            it = where.emplace(ob.holds.id(), std::make_pair(ob.holds, z3::expr_vector(ctx))).first;
+                            order.push_back(ob.holds.id());
                         }
+                        it->second.second.push_back(pa.pc);
                     }
-                    if (!exact)
+                for (unsigned id : order) {
+                    const auto &[holds, pcs] = where.at(id);
+                    s.push();
+                    s.add(z3::mk_or(pcs) && !holds);
+                    z3::check_result r;
+                    ask(s, r);
+                    s.pop();
+                    if (r != z3::unsat) {
+                        exact = false;
                         break;
+                    }
                 }
                 if (!exact)
                     continue; // redo this case on bit-vectors
