@@ -369,7 +369,9 @@ struct CfsRqSumAvgConsistent {
 // attach can leave S up to weight - 1 below it, as it rounds the task's
 // load_sum down to a multiple of the weight).  The task's sums are rebuilt
 // by the attach, so only its averages and weight are inputs.  Two cases:
-// the cfs_rq's sums below 2^32, then any sums of the domain.
+// any sums of the domain, where 6.x fails at once (the floor's max_t(u32)
+// cuts a sum of 2^32 or more), then the sums below 2^32, which the engine
+// reaches only when the first case holds.
 struct AttachDetachRoundtrip {
     static constexpr const char *id = "pelt.attach_detach_roundtrip";
     static constexpr bool integer_first = true;
@@ -379,7 +381,7 @@ struct AttachDetachRoundtrip {
                state_domain() + "; rounding bound: each average exact, each sum S within [S, max(S, avg * 46718)]";
     }
     template <class I> static std::vector<KCase> cases(Arch) {
-        return {{"cfs_rq sums below 2^32", -1, 0, {}}, {"any cfs_rq sums", -1, 1, {}}};
+        return {{"any cfs_rq sums", -1, 1, {}}, {"cfs_rq sums below 2^32", -1, 0, {}}};
     }
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
         using u64 = typename A::u64;
