@@ -201,7 +201,7 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
     std::vector<std::string> lacking_pelt, lacking_ue, names_pelt, names_ue, wanted_functions, lacking_cfs;
     bool any_function = false;
     for (const Search &s : found_defs) {
-        if (s.w->function)
+        if (s.w->function && s.w->part != PeltPart::cfs_moves) // the optional part is not asked for
             wanted_functions.push_back(s.w->name);
         if (s.def && s.w->function)
             any_function = true;
