@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "proofs/cfsrq_invariants.h"
 #include "proofs/pelt_invariants.h"
 #include "proofs/utilest_invariants.h"
 
@@ -23,6 +24,9 @@ namespace sc::proofs::kentry {
 // that was not understood in time (see the README's status).
 using PeltInvariants = std::tuple<pelt_inv::TimeAccounted, pelt_inv::DecayMonotone, pelt_inv::UtilBounded,
                                   pelt_inv::SumAvgConsistent>;
+// The moves between a task and its cfs_rq (proofs/cfsrq_invariants.h).
+using PeltCfsRqInvariants = std::tuple<cfsrq_inv::NoUnderflowVisible, cfsrq_inv::CfsRqSumAvgConsistent,
+                                       cfsrq_inv::AttachDetachRoundtrip>;
 using UtilEstInvariants = std::tuple<utilest_inv::Bounded, utilest_inv::EwmaBetween, utilest_inv::FlagIsolated,
                                      utilest_inv::NoUnderflow, utilest_inv::FilterSound>;
 

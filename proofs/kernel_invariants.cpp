@@ -218,6 +218,16 @@ void register_kernel_invariants(std::vector<InvariantInfo> &out) {
         "a non-zero load_avg, runnable_avg or util_avg never sits on a zero *_sum: by induction over one task "
         "update from every state where it holds (with proved bounds on the sums), base case the zero sched_avg, "
         "after a search of traces with a 2^32-period sleep"));
+    using namespace cfsrq_inv;
+    out.push_back(Entry<NoUnderflowVisible, true>::info(
+        "after any move of a task's PELT sums into or out of its cfs_rq (attach, detach, enqueue, dequeue, removed "
+        "load), every cfs_rq average and sum is the exact clamped result: no wrap or 32-bit cut is visible"));
+    out.push_back(Entry<CfsRqSumAvgConsistent, true>::info(
+        "a non-zero load_avg, runnable_avg or util_avg of a cfs_rq never sits on a zero *_sum after a move: by "
+        "induction over one move from every state where it holds, base case the zero cfs_rq"));
+    out.push_back(Entry<AttachDetachRoundtrip, true>::info(
+        "attach then detach of a task leaves the cfs_rq's averages exact and each sum S within [S, max(S, avg * "
+        "PELT_MIN_DIVIDER)]"));
     using namespace utilest_inv;
     out.push_back(Entry<Bounded, false>::info(
         "with util_avg, runnable_avg and capacity <= 1024, estimates <= 1024 stay so at the end of an activation, "
