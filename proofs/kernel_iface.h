@@ -127,6 +127,7 @@ template <template <class> class K> struct KernelPelt {
             auto k = to_kernel<K<A>>(sa);
             K<A>::___update_load_avg(&k, weight);
             sa = from_kernel<A>(k);
+        }
 
         // The moves on the kernel's own structs: the reference's cfs_rq and
         // entity copied in field for field, the kernel function called, the
