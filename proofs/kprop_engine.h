@@ -224,6 +224,14 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
         return fresh ? *fresh : s;
     };
 
+    // Pins the inputs of a concrete point in s (a search or probe point
+    // that broke a check), so that the solver's model is that point.
+    auto pin = [&](z3::solver &s, const SymInputs &in, const std::map<std::string, std::uint64_t> &pt) {
+        for (const auto &[name, x] : in.consts())
+            if (auto it = pt.find(name); it != pt.end())
+                s.add(x == (x.is_int() ? ctx.int_val(it->second) : ctx.bv_val(it->second, x.get_sort().bv_size())));
+    };
+
     // A model's inputs, replayed and shrunk: the verdict COUNTEREXAMPLE.
     auto report = [&](const KCase &cs, const SymInputs &in, std::vector<std::pair<std::string, std::uint64_t>> named,
                       const std::string &what) {
@@ -343,10 +351,7 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                     if (!pr.violated)
                         continue;
                     s.push();
-                    for (const auto &[name, x] : in.consts())
-                        if (auto it = pt.find(name); it != pt.end())
-                            s.add(x == (x.is_int() ? ctx.int_val(it->second)
-                                                   : ctx.bv_val(it->second, x.get_sort().bv_size())));
+                    pin(s, in, pt);
                     z3::check_result pr2;
                     z3::solver &ps = ask(s, pr2);
                     if (pr2 != z3::sat)
@@ -373,10 +378,7 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                     if (!pr.violated)
                         continue;
                     s.push();
-                    for (const auto &[name, x] : in.consts())
-                        if (auto it = pt.find(name); it != pt.end())
-                            s.add(x == (x.is_int() ? ctx.int_val(it->second)
-                                                   : ctx.bv_val(it->second, x.get_sort().bv_size())));
+                    pin(s, in, pt);
                     z3::check_result pr2;
                     z3::solver &ps = ask(s, pr2);
                     if (pr2 == z3::sat) {
