@@ -30,6 +30,8 @@ const std::vector<KernelWanted> &pelt_wanted() {
                                                     "kernel/sched/pelt.h", "kernel/sched/sched.h"};
     static const std::vector<std::string> fair_c = {"kernel/sched/fair.c", "kernel/sched/sched.h",
                                                     "kernel/sched/pelt.h", "kernel/sched/pelt.c"};
+    static const std::vector<std::string> sched_h_first = {"kernel/sched/sched.h", "kernel/sched/fair.c",
+                                                           "include/linux/sched.h"};
     using P = PeltPart;
     static const std::vector<KernelWanted> w = {
         {sched_h, "SCHED_FIXEDPOINT_SHIFT", P::pelt, true, false},
@@ -57,6 +59,18 @@ const std::vector<KernelWanted> &pelt_wanted() {
         {fair_c, "UTIL_EST_MARGIN", P::util_est, true, false},
         {fair_c, "within_margin", P::util_est, false, true}, // gone by 6.12
         {fair_c, "util_est_update", P::util_est, true, true},
+        {sched_h_first, "se_weight", P::cfs_moves, true, true},
+        {fair_c, "add_positive", P::cfs_moves, true, false},
+        {fair_c, "sub_positive", P::cfs_moves, true, false},
+        {fair_c, "lsub_positive", P::cfs_moves, true, false},
+        {fair_c, "enqueue_load_avg", P::cfs_moves, true, true},
+        {fair_c, "dequeue_load_avg", P::cfs_moves, true, true},
+        {fair_c, "attach_entity_load_avg", P::cfs_moves, true, true},
+        {fair_c, "detach_entity_load_avg", P::cfs_moves, true, true},
+        {pelt_c, "__update_load_avg_cfs_rq", P::cfs_moves, true, true},
+        {fair_c, "update_cfs_rq_load_avg", P::cfs_moves, true, true},
+        {fair_c, "init_entity_runnable_average", P::cfs_moves, true, true},
+        {fair_c, "post_init_entity_util_avg", P::cfs_moves, true, true},
     };
     return w;
 }
@@ -184,15 +198,19 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
     PeltOracle res;
 
     // What is missing, all of it at once.
-    std::vector<std::string> lacking_pelt, lacking_ue, names_pelt, names_ue, wanted_functions;
+    std::vector<std::string> lacking_pelt, lacking_ue, names_pelt, names_ue, wanted_functions, lacking_cfs;
     bool any_function = false;
     for (const Search &s : found_defs) {
-        if (s.w->function)
+        if (s.w->function && s.w->part != PeltPart::cfs_moves) // the optional part is not asked for
             wanted_functions.push_back(s.w->name);
         if (s.def && s.w->function)
             any_function = true;
         if (s.def || !s.w->required)
             continue;
+        if (s.w->part == PeltPart::cfs_moves) {
+            lacking_cfs.push_back(s.w->name);
+            continue;
+        }
         (s.w->part == PeltPart::pelt ? lacking_pelt : lacking_ue).push_back(not_found(spec, *s.w));
         (s.w->part == PeltPart::pelt ? names_pelt : names_ue).push_back(s.w->name);
     }
@@ -211,6 +229,7 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
         throw extract_error(lacks_message(spec, res.lacking));
     }
     res.has_util_est = lacking_ue.empty();
+    res.has_cfs_moves = lacking_cfs.empty();
     if (!res.has_util_est)
         res.note = from + ": util_est left out, the oracle holds PELT only; " +
                    (partial ? "not whole in the hunks: " + join(names_ue) : "the source lacks: " + join(lacking_ue, "; "));
@@ -230,7 +249,8 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
                 if (t[k].is_ident("util_est") && t[k + 1].is(".") && t[k + 2].is_ident("enqueued"))
                     split_util_est = true;
         }
-        if (s.w->part == PeltPart::util_est && !res.has_util_est)
+        if ((s.w->part == PeltPart::util_est && !res.has_util_est) ||
+            (s.w->part == PeltPart::cfs_moves && !res.has_cfs_moves))
             continue;
         res.found.push_back(s.w->name);
         res.found_in.push_back(s.path);
@@ -251,7 +271,8 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
     }
     std::vector<std::string> left_out;
     for (const Search &s : found_defs)
-        if (s.w->part == PeltPart::util_est && !res.has_util_est)
+        if ((s.w->part == PeltPart::util_est && !res.has_util_est) ||
+            (s.w->part == PeltPart::cfs_moves && !res.has_cfs_moves))
             left_out.push_back(s.w->name);
 
     std::ostringstream o;
@@ -279,9 +300,37 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
       << "        sc_ulong load_avg{}, runnable_avg{}, util_avg{};\n"
       << (split_util_est ? "        struct util_est util_est{};\n" : "        sc_uint util_est{};\n")
       << "    };\n"
-      << "    struct sched_entity {\n        sched_avg avg;\n    };\n"
-      << "    struct task_struct {\n        sched_entity se;\n    };\n"
-      << "    struct cfs_rq {\n        sched_avg avg;\n    };\n"
+      << "    struct load_weight {\n        sc_ulong weight{};\n        sc_u32 inv_weight{};\n    };\n"
+      << "    struct sched_entity {\n        sched_avg avg;\n        load_weight load;\n"
+      << "        bool shim_is_task = true;\n    };\n"
+      << "    static inline const int fair_sched_class = 0;\n"
+      << "    struct task_struct {\n        sched_entity se;\n"
+      << "        const int *sched_class = &fair_sched_class;\n    };\n"
+      << "    struct cfs_rq {\n        sched_avg avg;\n"
+      << "        struct {\n            int lock;\n            sc_sint nr{};\n"
+      << "            sc_ulong load_avg{}, util_avg{}, runnable_avg{};\n        } removed{};\n"
+      << "        load_weight load;\n"
+      << "        sc_uint h_nr_running{}, h_nr_queued{}, h_nr_delayed{};\n"
+      << "        sched_entity *curr = nullptr;\n"
+      << "        sc_u64 last_update_time_copy{};\n    };\n"
+      << "    static constexpr bool shim_has_cfs_moves = " << (res.has_cfs_moves ? "true" : "false") << ";\n"
+      << "    // The runqueue a new task is placed on (post_init_entity_util_avg()).\n"
+      << "    static inline thread_local cfs_rq *shim_cfs_rq = nullptr;\n"
+      << "    static cfs_rq *cfs_rq_of(sched_entity *) { return shim_cfs_rq; }\n"
+      << "    static sc_u64 cfs_rq_clock_pelt(cfs_rq *) { return sc_u64(0); }\n"
+      << "    // Task groups are not modelled: nothing to propagate.\n"
+      << "    template <class... T> static void add_tg_cfs_propagate(T &&...) {}\n"
+      << "    template <class... T> static void cfs_rq_util_change(T &&...) {}\n"
+      << "    template <class T> static void shim_swap(T &a, T &b) {\n        T t = a;\n        a = b;\n"
+      << "        b = t;\n    }\n"
+      << "    template <class T> static void shim_zero(T *p) { *p = T{}; }\n"
+      << "    // The weight in the nice table's resolution: 64-bit kernels keep 10\n"
+      << "    // more bits and scale down to at least 2; 32-bit kernels keep none.\n"
+      << "    static sc_ulong scale_load_down(sc_ulong w) {\n"
+      << "        if constexpr (A::long_bits == 64) {\n"
+      << "            if (w != sc_ulong(0))\n"
+      << "                w = shim_max<sc_ulong>(sc_ulong(2), sc_ulong(w >> 10));\n"
+      << "        }\n        return w;\n    }\n"
       << "    // Inputs the caller sets before a call: feature bits and the CPU's capacity.\n"
       << "    static inline thread_local bool shim_feat_UTIL_EST = true;\n"
       << "    static inline thread_local bool shim_feat_UTIL_EST_FASTUP = true;\n"
@@ -299,8 +348,10 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
       << "    template <class T> static T shim_max(const T &a, const T &b) { return a > b ? a : b; }\n";
     for (const auto &h : hooks)
         o << "    template <class... T> static void " << h << "(T &&...) {}\n";
-    static const char *shim_macros[] = {"READ_ONCE", "WRITE_ONCE", "likely",  "unlikely", "__always_inline",
-                                        "__maybe_unused", "sched_feat", "min", "max", "min_t", "max_t"};
+    static const char *shim_macros[] = {"READ_ONCE",      "WRITE_ONCE",     "likely",  "unlikely", "__always_inline",
+                                        "__maybe_unused", "sched_feat",     "min",     "max",      "min_t",
+                                        "max_t",          "typeof",         "swap",    "memset",   "entity_is_task",
+                                        "raw_spin_lock",  "raw_spin_unlock", "u64_u32_store_copy"};
     // The host's own headers may define some of these (glibc has
     // __always_inline): save them and put them back afterwards.
     // The kernel's own idioms (unsigned against int comparisons) are not
@@ -318,7 +369,14 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
       << "#define min(a, b) shim_min<sc_ulong>(a, b)\n"
       << "#define max(a, b) shim_max<sc_ulong>(a, b)\n"
       << "#define min_t(t, a, b) shim_min<t>(t(a), t(b))\n"
-      << "#define max_t(t, a, b) shim_max<t>(t(a), t(b))\n";
+      << "#define max_t(t, a, b) shim_max<t>(t(a), t(b))\n"
+      << "#define typeof(x) std::remove_cvref_t<decltype(x)>\n"
+      << "#define swap(a, b) shim_swap(a, b)\n"
+      << "#define memset(p, v, n) shim_zero(p)\n"
+      << "#define entity_is_task(se) ((se)->shim_is_task)\n"
+      << "#define raw_spin_lock(l) ((void)0)\n"
+      << "#define raw_spin_unlock(l) ((void)0)\n"
+      << "#define u64_u32_store_copy(var, copy, val) ((var) = (val))\n";
     for (const auto &d : macros)
         o << as_member(d, opt);
     o << table;

@@ -34,7 +34,10 @@ struct KernelOracleSpec {
 // Which half of the oracle a definition belongs to.  PELT is what every
 // oracle must have; util_est (Linux 4.17 and later) may be missing, and an
 // oracle without it is still built, for the PELT proofs.
-enum class PeltPart { pelt, util_est };
+// The moves of PELT sums between a task and its cfs_rq (attach/detach and
+// friends, fair.c) are a third, optional part: an oracle whose tree lacks
+// one of them holds PELT (and util_est) without them.
+enum class PeltPart { pelt, util_est, cfs_moves };
 
 struct KernelWanted {
     // The files trees have kept it in, the usual one first: the first that
@@ -58,6 +61,7 @@ struct PeltOracle {
     // "util_est_update not found in kernel/sched/fair.c, kernel/sched/sched.h".
     std::vector<std::string> lacking;
     bool has_util_est = false; // util_est complete and in the code (else the code is PELT only)
+    bool has_cfs_moves = false; // the entity <-> cfs_rq moves complete and in the code
     // One line for the user when something was left out, else empty:
     // "linux-4.14 (4.14.3): util_est left out, the oracle holds PELT only: ...".
     std::string note;

@@ -21,6 +21,7 @@
 #pragma once
 #include "proofs/kernel_state.h"
 #include "ref/pelt.h"
+#include "ref/pelt_cfs.h"
 #include "ref/util_est.h"
 
 namespace sc::proofs::iface {
@@ -29,6 +30,7 @@ namespace sc::proofs::iface {
 
 template <pelt::version V> struct RefPelt {
     static constexpr pelt::version shape = V;
+    static constexpr bool cfs_moves = V >= pelt::version::v6_1;
     template <class A> struct on {
         using u64 = typename A::u64;
         using ulong = typename A::ulong;
@@ -38,11 +40,67 @@ template <pelt::version V> struct RefPelt {
             return pelt::update_load_avg<V, A>(now, sa, load, runnable, running, weight);
         }
         static u64 decay_load(u64 val, u64 n) { return pelt::decay_load<V, A>(val, n); }
+        // v4.12 and 6.x: the two halves of update_load_avg(), for proofs
+        // that take them one at a time (the averages' division is costly to
+        // prove through the sums' decay).  v4.12's load argument is the
+        // weight (its load_sum is weighted), and its averages ignore weight.
+        static sint ___update_load_sum(u64 now, pelt::sched_avg<A> &sa, ulong load, ulong runnable, sint running) {
+            static_assert(V >= pelt::version::v4_12);
+            return pelt::___update_load_sum<V, A>(now, sa, load, runnable, running);
+        }
+        static void ___update_load_avg(pelt::sched_avg<A> &sa, ulong weight) {
+            static_assert(V >= pelt::version::v4_12);
+            if constexpr (V >= pelt::version::v6_1)
+                pelt::___update_load_avg<V, A>(sa, weight);
+            else
+                pelt::averages_v4_12<V, A>(sa);
+        }
+
+        // The moves between an entity and its cfs_rq (ref/pelt_cfs.h), 6.x
+        // only (cfs_moves); elsewhere they do nothing and the invariants
+        // that use them do not apply.
+        static void attach_entity_load_avg(pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se) {
+            if constexpr (cfs_moves)
+                pelt::attach_entity_load_avg<V, A>(rq, se);
+        }
+        static void detach_entity_load_avg(pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se) {
+            if constexpr (cfs_moves)
+                pelt::detach_entity_load_avg<V, A>(rq, se);
+        }
+        static void enqueue_load_avg(pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se) {
+            if constexpr (cfs_moves)
+                pelt::enqueue_load_avg<V, A>(rq, se);
+        }
+        static void dequeue_load_avg(pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se) {
+            if constexpr (cfs_moves)
+                pelt::dequeue_load_avg<V, A>(rq, se);
+        }
+        static sint update_cfs_rq_load_avg(u64 now, pelt::cfs_rq<A> &rq) {
+            if constexpr (cfs_moves)
+                return pelt::update_cfs_rq_load_avg<V, A>(now, rq);
+            else
+                return sint(0);
+        }
+        // A new task: init_entity_runnable_average(), then
+        // post_init_entity_util_avg() against rq (a fair task).
+        static void init_new_task(pelt::sched_entity<A> &se, const pelt::cfs_rq<A> &rq) {
+            if constexpr (cfs_moves) {
+                pelt::init_entity_runnable_average<V, A>(se);
+                pelt::post_init_entity_util_avg<V, A>(se, rq);
+            }
+        }
     };
 };
 
 template <template <class> class K> struct KernelPelt {
     static constexpr pelt::version shape = pelt::version::v6_1; // the 6.x shape: divider, runnable
+    // The oracle holds the entity <-> cfs_rq moves (a tree from 6.x on).
+    static constexpr bool cfs_moves = [] {
+        if constexpr (requires { K<lp64>::shim_has_cfs_moves; })
+            return K<lp64>::shim_has_cfs_moves;
+        else
+            return false;
+    }();
     template <class A> struct on {
         using u64 = typename A::u64;
         using ulong = typename A::ulong;
@@ -59,6 +117,95 @@ template <template <class> class K> struct KernelPelt {
             return r;
         }
         static u64 decay_load(u64 val, u64 n) { return K<A>::decay_load(val, n); }
+        static sint ___update_load_sum(u64 now, pelt::sched_avg<A> &sa, ulong load, ulong runnable, sint running) {
+            auto k = to_kernel<K<A>>(sa);
+            sint r = K<A>::___update_load_sum(now, &k, load, runnable, running) ? sint(1) : sint(0);
+            sa = from_kernel<A>(k);
+            return r;
+        }
+        static void ___update_load_avg(pelt::sched_avg<A> &sa, ulong weight) {
+            auto k = to_kernel<K<A>>(sa);
+            K<A>::___update_load_avg(&k, weight);
+            sa = from_kernel<A>(k);
+        }
+
+        // The moves on the kernel's own structs: the reference's cfs_rq and
+        // entity copied in field for field, the kernel function called, the
+        // results copied back.  The cfs_rq's runnable count goes to the
+        // field the release reads (h_nr_running, or h_nr_queued with no
+        // delayed entity); its curr points to the entity when set.
+        using KK = K<A>;
+        struct Kstate {
+            typename KK::cfs_rq rq{};
+            typename KK::sched_entity se{};
+            typename KK::sched_entity cur{};
+        };
+        static void put(Kstate &k, const pelt::cfs_rq<A> &rq, const pelt::sched_entity<A> &se) {
+            put_avg(k.rq.avg, rq.avg);
+            k.rq.removed.nr = rq.removed.nr;
+            k.rq.removed.load_avg = rq.removed.load_avg;
+            k.rq.removed.util_avg = rq.removed.util_avg;
+            k.rq.removed.runnable_avg = rq.removed.runnable_avg;
+            k.rq.load.weight = rq.load_weight;
+            k.rq.h_nr_running = typename A::uint(rq.h_nr_runnable);
+            k.rq.h_nr_queued = typename A::uint(rq.h_nr_runnable);
+            k.rq.curr = rq.curr ? &k.cur : nullptr;
+            put_avg(k.se.avg, se.avg);
+            k.se.load.weight = se.load_weight;
+            k.se.shim_is_task = se.is_task;
+        }
+        static void get(const Kstate &k, pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se) {
+            rq.avg = from_kernel<A>(k.rq.avg);
+            rq.removed.nr = k.rq.removed.nr;
+            rq.removed.load_avg = k.rq.removed.load_avg;
+            rq.removed.util_avg = k.rq.removed.util_avg;
+            rq.removed.runnable_avg = k.rq.removed.runnable_avg;
+            se.avg = from_kernel<A>(k.se.avg);
+        }
+        template <class F> static void with_state(pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se, F &&f) {
+            if constexpr (cfs_moves) {
+                Kstate k;
+                put(k, rq, se);
+                f(k);
+                get(k, rq, se);
+            }
+        }
+        static void attach_entity_load_avg(pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se) {
+            if constexpr (cfs_moves)
+                with_state(rq, se, [](Kstate &k) { KK::attach_entity_load_avg(&k.rq, &k.se); });
+        }
+        static void detach_entity_load_avg(pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se) {
+            if constexpr (cfs_moves)
+                with_state(rq, se, [](Kstate &k) { KK::detach_entity_load_avg(&k.rq, &k.se); });
+        }
+        static void enqueue_load_avg(pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se) {
+            if constexpr (cfs_moves)
+                with_state(rq, se, [](Kstate &k) { KK::enqueue_load_avg(&k.rq, &k.se); });
+        }
+        static void dequeue_load_avg(pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se) {
+            if constexpr (cfs_moves)
+                with_state(rq, se, [](Kstate &k) { KK::dequeue_load_avg(&k.rq, &k.se); });
+        }
+        static sint update_cfs_rq_load_avg(u64 now, pelt::cfs_rq<A> &rq) {
+            sint r = 0;
+            pelt::sched_entity<A> none;
+            if constexpr (cfs_moves)
+                with_state(rq, none, [&](Kstate &k) { r = sint(KK::update_cfs_rq_load_avg(now, &k.rq)); });
+            return r;
+        }
+        static void init_new_task(pelt::sched_entity<A> &se, const pelt::cfs_rq<A> &rq) {
+            pelt::cfs_rq<A> copy = rq;
+            if constexpr (cfs_moves)
+                with_state(copy, se, [](Kstate &k) {
+                    typename KK::task_struct p{};
+                    p.se = k.se;
+                    KK::init_entity_runnable_average(&p.se);
+                    KK::shim_cfs_rq = &k.rq;
+                    KK::post_init_entity_util_avg(&p);
+                    KK::shim_cfs_rq = nullptr;
+                    k.se = p.se;
+                });
+        }
     };
 };
 

@@ -211,9 +211,23 @@ void register_kernel_invariants(std::vector<InvariantInfo> &out) {
         "no elapsed nanosecond is lost across any sequence of updates"));
     out.push_back(Entry<DecayMonotone, true>::info(
         "decay_load(val, n) is never above val, non-increasing in n and non-decreasing in val (every 64-bit val, n)"));
+    out.push_back(Entry<UtilBounded, true>::info(
+        "a task's util_avg (and 6.x's runnable_avg) never exceeds 1024 at full capacity: by induction over one "
+        "update with a proved bound on the sums, after a search of periodic traces from the zero sched_avg"));
     out.push_back(Entry<SumAvgConsistent, true>::info(
         "a non-zero load_avg, runnable_avg or util_avg never sits on a zero *_sum: by induction over one task "
-        "update from every state where it holds, base case the zero sched_avg"));
+        "update from every state where it holds (with proved bounds on the sums), base case the zero sched_avg, "
+        "after a search of traces with a 2^32-period sleep"));
+    using namespace cfsrq_inv;
+    out.push_back(Entry<NoUnderflowVisible, true>::info(
+        "after any move of a task's PELT sums into or out of its cfs_rq (attach, detach, enqueue, dequeue, removed "
+        "load), every cfs_rq average and sum is the exact clamped result: no wrap or 32-bit cut is visible"));
+    out.push_back(Entry<CfsRqSumAvgConsistent, true>::info(
+        "a non-zero load_avg, runnable_avg or util_avg of a cfs_rq never sits on a zero *_sum after a move: by "
+        "induction over one move from every state where it holds, base case the zero cfs_rq"));
+    out.push_back(Entry<AttachDetachRoundtrip, true>::info(
+        "attach then detach of a task leaves the cfs_rq's averages exact and each sum S within [S, max(S, avg * "
+        "PELT_MIN_DIVIDER)]"));
     using namespace utilest_inv;
     out.push_back(Entry<Bounded, false>::info(
         "with util_avg, runnable_avg and capacity <= 1024, estimates <= 1024 stay so at the end of an activation, "

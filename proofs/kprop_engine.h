@@ -33,6 +33,7 @@
 #include <set>
 #include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "model/explorer.h"
@@ -68,7 +69,30 @@ struct KCase {
     std::int64_t n = -1; // a concrete split value, or -1
     int kind = 0;        // invariant-specific sub-case
     std::vector<std::pair<std::string, std::uint64_t>> fixed; // shown with a counterexample
+    // A search case is never explored symbolically: its build() runs a
+    // trace from the initial state only on concrete inputs, and the engine
+    // replays the points P::search_points<I>(arch, case) one by one.  A
+    // point that breaks a check is a counterexample like any other (pinned
+    // in the solver's domain, replayed, shrunk); none proves nothing, and
+    // the case adds "searched: <search>" to the result's reason.
+    bool search = false;
+    std::string searched; // what the points cover, for that note
+    // Overrides P::integer_first for this case (some cases of one invariant
+    // are cheap in integers and costly on bit-vectors, others the reverse).
+    std::optional<bool> integer_first;
 };
+
+// Whether A is a concrete arithmetic (a search case's trace runs only there).
+template <class A> constexpr bool is_concrete = std::is_same_v<typename A::boolean, bool>;
+
+// P's search points for case c; none when P has no search cases.
+template <class P, class I>
+std::vector<std::map<std::string, std::uint64_t>> search_points_of(Arch a, const KCase &c) {
+    if constexpr (requires { P::template search_points<I>(a, c); })
+        return P::template search_points<I>(a, c);
+    else
+        return {};
+}
 
 // The result of replaying concrete inputs.
 template <class A> ReplayResult kprop_replay_run(const KOut<A> &o) {
@@ -159,7 +183,7 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
     for (auto &s : solvers)
         s.set(quick);
     bool premise_reached = false;
-    std::string unknown;
+    std::string unknown, searched;
 
     auto finish = [&] {
         res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -205,6 +229,14 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
             r = fresh->check();
         }
         return fresh ? *fresh : s;
+    };
+
+    // Pins the inputs of a concrete point in s (a search or probe point
+    // that broke a check), so that the solver's model is that point.
+    auto pin = [&](z3::solver &s, const SymInputs &in, const std::map<std::string, std::uint64_t> &pt) {
+        for (const auto &[name, x] : in.consts())
+            if (auto it = pt.find(name); it != pt.end())
+                s.add(x == (x.is_int() ? ctx.int_val(it->second) : ctx.bv_val(it->second, x.get_sort().bv_size())));
     };
 
     // A model's inputs, replayed and shrunk: the verdict COUNTEREXAMPLE.
@@ -278,7 +310,7 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
         } trace{trace_cases, cs, tc, res.queries, res.paths, q0, p0};
         ++case_no;
         std::vector<model::Encoding> encs = {model::Encoding::bitvector};
-        if (P::integer_first)
+        if (cs.integer_first.value_or(P::integer_first))
             encs = {model::Encoding::integer, model::Encoding::bitvector};
         for (model::Encoding enc : encs) {
             model::Explorer &ex = exs[static_cast<int>(enc)];
@@ -314,6 +346,33 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                 return finish();
             }
 
+            if (cs.search) {
+                for (const auto &pt : search_points_of<P, I>(arch, cs)) {
+                    ReplayResult pr;
+                    try {
+                        pr = kprop_replay<P, I, C>(cs, pt);
+                    } catch (const domain_violation &e) {
+                        throw internal_error(std::string("search point of ") + P::id + " (" + cs.label +
+                                             ") is outside its domain: " + e.what());
+                    }
+                    if (!pr.violated)
+                        continue;
+                    s.push();
+                    pin(s, in, pt);
+                    z3::check_result pr2;
+                    z3::solver &ps = ask(s, pr2);
+                    if (pr2 != z3::sat)
+                        throw internal_error(std::string("search point of ") + P::id + " (" + cs.label +
+                                             ") is not a model of its domain");
+                    auto named = model_inputs(in, ps.get_model());
+                    s.pop();
+                    report(cs, in, named, pr.failed);
+                    return finish();
+                }
+                searched += (searched.empty() ? "" : "; ") + cs.searched;
+                break;
+            }
+
             // The concrete probe (once per case, in the first encoding).
             if (enc == encs.front())
                 for (const auto &pt : probe_points(in.decls(), 0x9e3779b97f4a7c15ULL ^ case_no)) {
@@ -326,10 +385,7 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                     if (!pr.violated)
                         continue;
                     s.push();
-                    for (const auto &[name, x] : in.consts())
-                        if (auto it = pt.find(name); it != pt.end())
-                            s.add(x == (x.is_int() ? ctx.int_val(it->second)
-                                                   : ctx.bv_val(it->second, x.get_sort().bv_size())));
+                    pin(s, in, pt);
                     z3::check_result pr2;
                     z3::solver &ps = ask(s, pr2);
                     if (pr2 == z3::sat) {
@@ -350,24 +406,32 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
             }
             if (enc == model::Encoding::integer) {
                 // Are the integer terms the machine's on every path?
+                // One obligation term can be recorded on several paths; it
+                // must hold under each of their conditions, so it is asked
+                // once under their disjunction (not only on the first path).
                 bool exact = true;
-                std::set<unsigned> seen;
-                for (const auto &pa : paths) {
+                std::map<unsigned, std::pair<z3::expr, z3::expr_vector>> where;
+                std::vector<unsigned> order;
+                for (const auto &pa : paths)
                     for (const auto &ob : pa.obligations) {
-                        if (!seen.insert(ob.holds.id()).second)
-                            continue;
-                        s.push();
-                        s.add(pa.pc && !ob.holds);
-                        z3::check_result r;
-                        ask(s, r);
-                        s.pop();
-                        if (r != z3::unsat) {
-                            exact = false;
-                            break;
+                        auto it = where.find(ob.holds.id());
+                        if (it == where.end()) {
+                            it = where.emplace(ob.holds.id(), std::make_pair(ob.holds, z3::expr_vector(ctx))).first;
+                            order.push_back(ob.holds.id());
                         }
+                        it->second.second.push_back(pa.pc);
                     }
-                    if (!exact)
+                for (unsigned id : order) {
+                    const auto &[holds, pcs] = where.at(id);
+                    s.push();
+                    s.add(z3::mk_or(pcs) && !holds);
+                    z3::check_result r;
+                    ask(s, r);
+                    s.pop();
+                    if (r != z3::unsat) {
+                        exact = false;
                         break;
+                    }
                 }
                 if (!exact)
                     continue; // redo this case on bit-vectors
@@ -410,6 +474,8 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
         res.verdict = Verdict::UNKNOWN;
         res.reason = "vacuous: no input reaches the property's premise";
     }
+    if (!searched.empty())
+        res.reason += (res.reason.empty() ? "" : "; ") + std::string("searched without a violation: ") + searched;
     return finish();
 }
 

@@ -81,6 +81,91 @@ template <class A, class In> TaskStep<A> any_task_step(In &in, const pelt::sched
 }
 
 // ---------------------------------------------------------------------------
+// Traces from the initial state, for the search cases of state invariants.
+// A task starts from the zero sched_avg at time 0, runs and is on the
+// runqueue for first_us units (1024ns each), then gets `count` updates
+// period_us units apart, with on_rq and running as given, and a fixed
+// weight.  The trace stops at the first update after which a check fails
+// (its step and fields are shown), else it ends with the last update's checks.
+// Only concrete inputs run it; symbolically the case only states its domain.
+constexpr std::uint64_t PATTERN_MAX_COUNT = 4096;
+
+template <class A>
+using StepChecks = std::function<void(KOut<A> &, const pelt::sched_avg<A> &before, const pelt::sched_avg<A> &after,
+                                      const TaskStep<A> &)>;
+
+template <class I, class A, class In> Runner<A> pattern_trace(In &in, StepChecks<A> checks) {
+    using u64 = typename A::u64;
+    using ulong = typename A::ulong;
+    using sint = typename A::sint;
+    u64 first = in.template var<u64>("first_us", 0, std::uint64_t(1) << 40);
+    u64 period = in.template var<u64>("period_us", 1, std::uint64_t(1) << 43);
+    u64 count = in.template var<u64>("count", 1, PATTERN_MAX_COUNT);
+    ulong on_rq = in.template var<ulong>("on_rq", 0, 1);
+    sint running = in.template var<sint>("running", 0, 1);
+    ulong weight = in.template var<ulong>("weight", NICE_0_WEIGHT_MIN, NICE_WEIGHT_MAX);
+    in.require(first + period * count <= u64(std::uint64_t(1) << 53), "first_us + period_us * count <= 2^53");
+    in.require(on_rq != ulong(0) || running == sint(0), "running only when on_rq");
+    return [=]() {
+        KOut<A> o;
+        if constexpr (is_concrete<A>) {
+            pelt::sched_avg<A> sa{};
+            for (std::uint64_t k = 0; k <= count; ++k) {
+                // Update k is at (first_us + k * period_us) units.
+                TaskStep<A> st;
+                st.now = (first + period * u64(k)) << 10;
+                st.delta_ns = st.now - sa.last_update_time;
+                st.load = st.runnable = k == 0 ? ulong(1) : on_rq;
+                st.running = k == 0 ? sint(1) : running;
+                st.weight = weight;
+                const pelt::sched_avg<A> before = sa;
+                I::template on<A>::update_load_avg(st.now, sa, st.load, st.runnable, st.running, st.weight);
+                KOut<A> step;
+                checks(step, before, sa, st);
+                bool broken = false;
+                for (const auto &c : step.checks)
+                    broken = broken || !concrete_holds(c);
+                if (broken || k == count) {
+                    o.checks = std::move(step.checks);
+                    o.shown = {{"update", u64(k)},
+                               {"now_us", st.now >> 10},
+                               {"on_rq", u64(st.load)},
+                               {"running", u64(st.running)}};
+                    for (auto &x : step.shown)
+                        o.shown.push_back(x);
+                    break;
+                }
+            }
+        }
+        return o;
+    };
+}
+
+// ---------------------------------------------------------------------------
+// Bounds on the sums of every reachable state (v4.12 and 6.x), at period
+// position pc = period_contrib.  A sum of 1024-unit segments of a busy
+// entity is LOAD_AVG_MAX y = PELT_MIN_DIVIDER right after a boundary and
+// grows by one per unit of the open period: at most PELT_MIN_DIVIDER + pc
+// (6.x's divider), and this bound is exactly inductive, since decay_load()
+// only rounds down.  A sum scaled by 1024 (util_sum; 6.x's runnable_sum)
+// can exceed 1024 times that bound: decay_load(1024 x) may be up to 1023
+// above 1024 decay_load(x) at every boundary, and these excesses decay
+// with y, so a slack of LOAD_AVG_MAX (> 1023 / (1 - y)) is kept.  v4.12's
+// load_sum is weighted: w times the unit bound, plus 47 w for the same
+// rounding (47 > 1 / (1 - y)).
+inline std::uint64_t unit_bound(std::uint64_t pc) { return pelt::PELT_MIN_DIVIDER + pc; }
+template <class A> typename A::u64 unit_bound(const typename A::uint &pc) {
+    return typename A::u64(pelt::PELT_MIN_DIVIDER) + typename A::u64(pc);
+}
+template <class A> typename A::u64 scaled_bound(const typename A::uint &pc) {
+    return (unit_bound<A>(pc) << 10) + typename A::u64(pelt::LOAD_AVG_MAX);
+}
+template <class A> typename A::u64 weighted_bound(const typename A::uint &pc, const typename A::ulong &w) {
+    using u64 = typename A::u64;
+    return u64(w) * (unit_bound<A>(pc) + u64(47));
+}
+
+// ---------------------------------------------------------------------------
 // pelt.time_accounted: after an update at `now`, the time not yet accounted
 // (now - last_update_time) is below one 1024ns unit, and last_update_time
 // moved by a whole number of units, so the remainder is carried into the
@@ -163,42 +248,58 @@ struct DecayMonotone {
 // (no period crossed: the sums only grow) or recomputed as a quotient of
 // its own *_sum, which is 0 when the sum is.
 //
-// "The sums only grow" needs them not to wrap, so the step assumes the
-// auxiliary invariant that every sum is within what a task can accumulate:
-// at most LOAD_AVG_MAX periods' worth, load_sum <= 47742 (x 88761, the
-// largest weight, before 6.x, where load_sum is weighted) and runnable_sum,
-// util_sum <= 47742 << 10.  That bound is ASSUMED here, not proved (see the
-// domain): without it the step fails only by wrapping a sum near 2^64.
-// v3.8 keeps no such pairs (runnable_avg_sum / load_avg_contrib); v4.3's
-// period loop is not explored here (the proof does not finish), so it is
-// left out.
+// "The sums only grow" needs them not to wrap, so the invariant includes
+// the sum bounds above (unit_bound, scaled_bound; v4.12's load_sum within
+// weighted_bound of the largest weight, as the weight may change between
+// updates): they are checked after the step, so proved with it, not
+// assumed.  v3.8 keeps no such pairs (runnable_avg_sum / load_avg_contrib);
+// v4.3's period loop is not explored here (the proof does not finish), so
+// it is left out.
 //
-// The step does fail, on v4.12 and every 6.x alike, and not by a wrap:
-// accumulate_sum() counts the periods crossed in a u64 but returns them as
-// u32, so after exactly k * 2^32 periods (2^52 ns, about 52 days) without an
-// update the caller sees "no period crossed" and keeps the old averages,
-// while the sums were decayed to 0.  The engine cannot show the state
-// before it reachable, so the verdict is UNKNOWN ("not inductive") with
-// that step attached.
+// It does not hold on v4.12 and 6.x: accumulate_sum() counts the periods
+// crossed in a u64 but returns them as u32, so after exactly k * 2^32
+// periods (2^52 ns, about 52 days) without an update the caller sees "no
+// period crossed" and keeps the old averages, while the sums were decayed
+// to 0.  The search case runs that trace from the zero sched_avg (a task
+// runs, then sleeps that long), so it is a real counterexample.
 struct SumAvgConsistent {
     static constexpr const char *id = "pelt.sum_avg_consistent";
     static constexpr bool integer_first = false;
     static constexpr bool induction = true;
     template <class I> static bool applies() { return I::shape >= version::v4_12; }
     template <class I> static std::string domain(Arch) {
-        return std::string("induction: every state where each *_sum == 0 has *_avg == 0, with the auxiliary "
-                           "invariant (ASSUMED, not proved) load_sum <= ") +
-               (I::shape < version::v6_1 ? "47742 * 88761" : "47742") +
-               ", runnable_sum, util_sum <= 47742 << 10 (period_contrib < 1024, the averages over their machine "
-               "range), one task update (on_rq, running in {0, 1}, weight 15..88761, 0 <= now - last_update_time "
-               "< 2^63); base case: the zero sched_avg";
+        return std::string("search: from the zero sched_avg, a task runs for first_us = 1024, 1500 or 3000 units, "
+                           "then sleeps (on_rq 0) for a multiple of 2^32 periods, give or take one period; "
+                           "induction: every state where each *_sum == 0 has *_avg == 0, with the auxiliary "
+                           "invariant (proved with it) ") +
+               (I::shape < version::v6_1 ? "load_sum <= 88761 * (47742 - 1024 + period_contrib + 47)"
+                                         : "load_sum <= 47742 - 1024 + period_contrib, runnable_sum") +
+               (I::shape < version::v6_1 ? ", util_sum" : ", util_sum") +
+               " <= ((47742 - 1024 + period_contrib) << 10) + 47742 (the averages over their machine range), one "
+               "task update (on_rq, running in {0, 1}, weight 15..88761, 0 <= now - last_update_time < 2^63); base "
+               "case: the zero sched_avg";
     }
     template <class I> static std::vector<KCase> cases(Arch) {
-        return {{"base case: the zero sched_avg", -1, 1, {}}, {"induction step: any update", -1, 0, {}}};
+        KCase search{"reachable trace: a task runs, then sleeps for 2^32 periods", -1, 2, {}};
+        search.search = true;
+        search.searched = "a run then a sleep of k * 2^32 periods (k = 1, 2) give or take one period";
+        return {search, {"base case: the zero sched_avg", -1, 1, {}}, {"induction step: any update", -1, 0, {}}};
+    }
+    template <class I> static std::vector<std::map<std::string, std::uint64_t>> search_points(Arch, const KCase &) {
+        std::vector<std::map<std::string, std::uint64_t>> pts;
+        for (std::uint64_t first : {1024, 1500, 3000})
+            for (std::uint64_t k : {1, 2})
+                for (std::int64_t off : {-1024, -1, 0, 1023, 1024}) {
+                    const std::uint64_t span = (k << 42) - first % 1024; // exactly k * 2^32 boundaries
+                    pts.push_back({{"first_us", first}, {"period_us", std::uint64_t(std::int64_t(span) + off)},
+                                   {"count", 1}, {"on_rq", 0}, {"running", 0}, {"weight", 1024}});
+                }
+        return pts;
     }
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
         using u64 = typename A::u64;
         using ulong = typename A::ulong;
+        constexpr bool six = I::shape >= version::v6_1;
         auto pair_checks = [](KOut<A> &o, const pelt::sched_avg<A> &sa) {
             // Each check is guarded by its sum being 0.
             auto pair = [&](const char *what, const u64 &sum, const char *avg_name, const ulong &avg) {
@@ -208,20 +309,52 @@ struct SumAvgConsistent {
             pair("runnable_avg is 0 when runnable_sum is", sa.runnable_sum, "runnable_avg", sa.runnable_avg);
             pair("util_avg is 0 when util_sum is", u64(sa.util_sum), "util_avg", sa.util_avg);
         };
+        auto show = [](KOut<A> &o, const pelt::sched_avg<A> &sa, const char *when) {
+            for (auto [name, v] : {std::pair<const char *, u64>{"load_sum", sa.load_sum},
+                                   {"load_avg", u64(sa.load_avg)},
+                                   {"runnable_sum", sa.runnable_sum},
+                                   {"runnable_avg", u64(sa.runnable_avg)},
+                                   {"util_sum", u64(sa.util_sum)},
+                                   {"util_avg", u64(sa.util_avg)}})
+                o.shown.push_back({std::string(name) + " " + when, v});
+        };
+        if (c.kind == 2)
+            return pattern_trace<I, A>(in, [=](KOut<A> &o, const pelt::sched_avg<A> &, const pelt::sched_avg<A> &after,
+                                                const TaskStep<A> &) {
+                pair_checks(o, after);
+                show(o, after, "after");
+            });
+        auto load_bound = [](const pelt::sched_avg<A> &sa) {
+            if constexpr (six)
+                return unit_bound<A>(sa.period_contrib);
+            else
+                return weighted_bound<A>(sa.period_contrib, ulong(NICE_WEIGHT_MAX));
+        };
+        auto sum_checks = [=](KOut<A> &o, const pelt::sched_avg<A> &sa) {
+            typename A::boolean t(true);
+            o.checks.push_back(le<A>("load_sum within the auxiliary bound", t, "load_sum", sa.load_sum, "the bound",
+                                     load_bound(sa)));
+            if (six)
+                o.checks.push_back(le<A>("runnable_sum within the auxiliary bound", t, "runnable_sum", sa.runnable_sum,
+                                         "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
+            o.checks.push_back(le<A>("util_sum within the auxiliary bound", t, "util_sum", u64(sa.util_sum),
+                                     "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
+        };
         if (c.kind == 1) {
             // The base case holds no input: a dummy one keeps the domain non-empty.
             in.template var<u64>("unused", 0, 0);
             return [=]() {
                 KOut<A> o;
                 pair_checks(o, pelt::sched_avg<A>{});
+                sum_checks(o, pelt::sched_avg<A>{});
                 return o;
             };
         }
         const pelt::sched_avg<A> sa0 = any_avg<A>(in);
-        const std::uint64_t lmax = 47742, wmax = I::shape < version::v6_1 ? NICE_WEIGHT_MAX : 1;
-        in.require(sa0.load_sum <= u64(lmax * wmax), "load_sum within what a task accumulates (auxiliary)");
-        in.require(sa0.runnable_sum <= u64(lmax << 10), "runnable_sum <= 47742 << 10 (auxiliary)");
-        in.require(u64(sa0.util_sum) <= u64(lmax << 10), "util_sum <= 47742 << 10 (auxiliary)");
+        in.require(sa0.load_sum <= load_bound(sa0), "load_sum within the bound (auxiliary)");
+        if (six)
+            in.require(sa0.runnable_sum <= scaled_bound<A>(sa0.period_contrib), "runnable_sum within the bound (auxiliary)");
+        in.require(u64(sa0.util_sum) <= scaled_bound<A>(sa0.period_contrib), "util_sum within the bound (auxiliary)");
         in.require(sa0.load_sum != u64(0) || sa0.load_avg == ulong(0), "load_sum == 0 -> load_avg == 0");
         in.require(sa0.runnable_sum != u64(0) || sa0.runnable_avg == ulong(0),
                    "runnable_sum == 0 -> runnable_avg == 0");
@@ -232,12 +365,271 @@ struct SumAvgConsistent {
             I::template on<A>::update_load_avg(st.now, sa, st.load, st.runnable, st.running, st.weight);
             KOut<A> o;
             pair_checks(o, sa);
-            o.shown = {{"load_sum before", sa0.load_sum},         {"load_avg before", u64(sa0.load_avg)},
-                       {"util_sum before", u64(sa0.util_sum)},    {"util_avg before", u64(sa0.util_avg)},
-                       {"now - last_update_time", st.delta_ns},   {"load_sum after", sa.load_sum},
-                       {"load_avg after", u64(sa.load_avg)},      {"runnable_sum after", sa.runnable_sum},
-                       {"runnable_avg after", u64(sa.runnable_avg)}, {"util_sum after", u64(sa.util_sum)},
-                       {"util_avg after", u64(sa.util_avg)}};
+            sum_checks(o, sa);
+            show(o, sa0, "before");
+            o.shown.push_back({"now - last_update_time", st.delta_ns});
+            show(o, sa, "after");
+            return o;
+        };
+    }
+};
+
+// ---------------------------------------------------------------------------
+// The cases of a bounded-signal invariant (util_bounded, load_bounded): a
+// search of periodic traces from the zero sched_avg, the base case, and the
+// induction step.  The search runs first: a trace it finds starts from the
+// initial state, so it is a real counterexample; the step alone could only
+// say "not inductive".
+//
+// On 6.x the step is taken in its two halves, as update_load_avg() is made
+// of them: ___update_load_sum() keeps the sums within their bound (and
+// leaves the averages alone), and ___update_load_avg(), from sums within
+// it, gives averages within the property (and leaves the sums alone).
+// Proving the division through the sums' decay in one query does not
+// finish; the halves compose to the same statement.
+enum : int { STEP_WHOLE = 0, BASE = 1, SEARCH = 2, STEP_SUMS = 3, STEP_AVGS = 4 };
+inline std::vector<KCase> bounded_cases(const std::string &searched, bool halves) {
+    KCase search{"reachable trace: a task always running, updated every 1024 units", -1, SEARCH, {}};
+    search.search = true;
+    search.searched = searched;
+    std::vector<KCase> cs = {search, {"base case: the zero sched_avg", -1, BASE, {}}};
+    if (halves) {
+        cs.push_back({"induction step: ___update_load_sum() keeps the sums within their bound", -1, STEP_SUMS, {}});
+        KCase avgs{"induction step: ___update_load_avg() from sums within their bound", -1, STEP_AVGS, {}};
+        avgs.integer_first = true; // a division of bounded terms: instant in integers
+        cs.push_back(avgs);
+    } else {
+        cs.push_back({"induction step: any update", -1, STEP_WHOLE, {}});
+    }
+    return cs;
+}
+
+// The sums' half of one task update, as update_load_avg() calls it: 6.x's
+// ___update_load_sum(); v4.12's takes the weight as load (its load_sum is
+// weighted) and has no runnable signal.  It must leave the averages alone.
+template <class I, class A> void sums_half(pelt::sched_avg<A> &sa, const TaskStep<A> &st) {
+    if constexpr (I::shape >= version::v6_1)
+        I::template on<A>::___update_load_sum(st.now, sa, st.load, st.runnable, st.running);
+    else if constexpr (I::shape == version::v4_12)
+        I::template on<A>::___update_load_sum(st.now, sa, st.load * st.weight, typename A::ulong(0), st.running);
+}
+// The averages' half (v4.12 and 6.x; nothing before, where no invariant
+// that uses it applies).
+template <class I, class A> void avgs_half(pelt::sched_avg<A> &sa, const typename A::ulong &weight) {
+    if constexpr (I::shape >= version::v4_12)
+        I::template on<A>::___update_load_avg(sa, weight);
+}
+
+// first_us 0..1023, then `count` updates one period (1024 units) apart:
+// the phase of the updates within the period decides the truncations.
+inline std::vector<std::map<std::string, std::uint64_t>> periodic_points(std::uint64_t weight, std::uint64_t count) {
+    std::vector<std::map<std::string, std::uint64_t>> pts;
+    for (std::uint64_t d0 = 0; d0 < 1024; ++d0)
+        pts.push_back({{"first_us", d0}, {"period_us", 1024}, {"count", count}, {"on_rq", 1}, {"running", 1},
+                       {"weight", weight}});
+    return pts;
+}
+
+// ---------------------------------------------------------------------------
+// pelt.util_bounded: util_avg <= 1024 (SCHED_CAPACITY_SCALE), and on 6.x
+// runnable_avg <= 1024 too, for a task on a CPU of full capacity.  A state
+// invariant: induction over one update, with the auxiliary invariant (part
+// of what is proved, checked after the step) util_sum, runnable_sum <=
+// scaled_bound(period_contrib).  v4.12 divides by LOAD_AVG_MAX, which that
+// bound keeps at 1024 or below.  6.x divides by PELT_MIN_DIVIDER +
+// period_contrib, which it does not: there the search comes first.
+struct UtilBounded {
+    static constexpr const char *id = "pelt.util_bounded";
+    static constexpr bool integer_first = false;
+    static constexpr bool induction = true;
+    template <class I> static bool applies() { return I::shape >= version::v4_12; }
+    template <class I> static std::string domain(Arch) {
+        return std::string("a task at full CPU capacity and frequency; search: from the zero sched_avg, updates at "
+                           "first_us = 0..1023 units, then every 1024 units up to 1024 times; induction: every "
+                           "state with util_avg") +
+               (I::shape >= version::v6_1 ? ", runnable_avg" : "") +
+               " <= 1024 and the auxiliary invariant (proved with it) util_sum" +
+               (I::shape >= version::v6_1 ? ", runnable_sum" : "") +
+               " <= ((47742 - 1024 + period_contrib) << 10) + 47742, other fields over their machine range, one "
+               "task update (on_rq, running in {0, 1}, weight 15..88761, 0 <= now - last_update_time < 2^63) taken "
+               "in its halves ___update_load_sum() and ___update_load_avg(); base case: the zero sched_avg";
+    }
+    template <class I> static std::vector<KCase> cases(Arch) {
+        return bounded_cases("util_avg over periodic traces of 1024 updates at each of the 1024 phases", true);
+    }
+    template <class I> static std::vector<std::map<std::string, std::uint64_t>> search_points(Arch, const KCase &) {
+        return periodic_points(1024, 1024);
+    }
+    template <class A> static void property(KOut<A> &o, const pelt::sched_avg<A> &sa, bool with_runnable) {
+        typename A::boolean t(true);
+        o.checks.push_back(le<A>("util_avg <= 1024", t, "util_avg", sa.util_avg, "1024", typename A::u64(1024)));
+        if (with_runnable)
+            o.checks.push_back(
+                le<A>("runnable_avg <= 1024", t, "runnable_avg", sa.runnable_avg, "1024", typename A::u64(1024)));
+    }
+    template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
+        using u64 = typename A::u64;
+        constexpr bool six = I::shape >= version::v6_1;
+        auto show = [](KOut<A> &o, const pelt::sched_avg<A> &sa, const char *when) {
+            o.shown.push_back({std::string("util_sum ") + when, u64(sa.util_sum)});
+            o.shown.push_back({std::string("util_avg ") + when, u64(sa.util_avg)});
+            if (six) {
+                o.shown.push_back({std::string("runnable_sum ") + when, sa.runnable_sum});
+                o.shown.push_back({std::string("runnable_avg ") + when, u64(sa.runnable_avg)});
+            }
+            o.shown.push_back({std::string("period_contrib ") + when, u64(sa.period_contrib)});
+        };
+        if (c.kind == SEARCH)
+            return pattern_trace<I, A>(in, [=](KOut<A> &o, const pelt::sched_avg<A> &, const pelt::sched_avg<A> &after,
+                                                const TaskStep<A> &) {
+                property<A>(o, after, six);
+                show(o, after, "after");
+            });
+        auto inv = [](KOut<A> &o, const pelt::sched_avg<A> &sa) {
+            typename A::boolean t(true);
+            property<A>(o, sa, six);
+            o.checks.push_back(le<A>("util_sum within the auxiliary bound", t, "util_sum", u64(sa.util_sum),
+                                     "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
+            if (six)
+                o.checks.push_back(le<A>("runnable_sum within the auxiliary bound", t, "runnable_sum", sa.runnable_sum,
+                                         "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
+        };
+        if (c.kind == BASE) {
+            in.template var<u64>("unused", 0, 0);
+            return [=]() {
+                KOut<A> o;
+                inv(o, pelt::sched_avg<A>{});
+                return o;
+            };
+        }
+        const pelt::sched_avg<A> sa0 = any_avg<A>(in);
+        in.require(sa0.util_avg <= typename A::ulong(1024), "util_avg <= 1024");
+        in.require(u64(sa0.util_sum) <= scaled_bound<A>(sa0.period_contrib), "util_sum <= scaled_bound (auxiliary)");
+        if (six) {
+            in.require(sa0.runnable_avg <= typename A::ulong(1024), "runnable_avg <= 1024");
+            in.require(sa0.runnable_sum <= scaled_bound<A>(sa0.period_contrib),
+                       "runnable_sum <= scaled_bound (auxiliary)");
+        }
+        if (c.kind == STEP_AVGS) {
+            const auto w = in.template var<typename A::ulong>("weight", NICE_0_WEIGHT_MIN, NICE_WEIGHT_MAX);
+            return [=]() {
+                pelt::sched_avg<A> sa = sa0;
+                avgs_half<I, A>(sa, w);
+                KOut<A> o;
+                inv(o, sa);
+                show(o, sa0, "before");
+                show(o, sa, "after");
+                return o;
+            };
+        }
+        const TaskStep<A> st = any_task_step<A>(in, sa0);
+        return [=]() {
+            pelt::sched_avg<A> sa = sa0;
+            KOut<A> o;
+            sums_half<I, A>(sa, st);
+            inv(o, sa);
+            show(o, sa0, "before");
+            o.shown.push_back({"now - last_update_time", st.delta_ns});
+            show(o, sa, "after");
+            return o;
+        };
+    }
+};
+
+// ---------------------------------------------------------------------------
+// pelt.load_bounded: a task's load_avg never exceeds its weight (which
+// stays fixed: reweight_entity() recomputes load_avg from load_sum, which
+// is not modelled).  Induction over one update, with the auxiliary
+// invariant (proved with it) load_sum <= unit_bound(period_contrib) on 6.x,
+// where load_sum counts runnable units and load_avg = weight * load_sum /
+// divider, and load_sum <= weighted_bound(period_contrib, weight) on
+// v4.12, where load_sum is weighted and load_avg = load_sum / LOAD_AVG_MAX.
+struct LoadBounded {
+    static constexpr const char *id = "pelt.load_bounded";
+    static constexpr bool integer_first = false;
+    static constexpr bool induction = true;
+    template <class I> static bool applies() { return I::shape >= version::v4_12; }
+    template <class I> static std::string domain(Arch) {
+        return std::string("a task of fixed weight 15..88761; search: from the zero sched_avg, weight 88761, updates "
+                           "at first_us = 0..1023 units, then every 1024 units up to 1024 times; induction: every state "
+                           "with load_avg <= weight and the auxiliary invariant (proved with it) ") +
+               (I::shape >= version::v6_1 ? "load_sum <= 47742 - 1024 + period_contrib"
+                                          : "load_sum <= weight * (47742 - 1024 + period_contrib + 47)") +
+               ", other fields over their machine range, one task update (on_rq, running in {0, 1}, 0 <= now - "
+               "last_update_time < 2^63) taken in its halves ___update_load_sum() and ___update_load_avg(); base "
+               "case: the zero sched_avg";
+    }
+    template <class I> static std::vector<KCase> cases(Arch) {
+        return bounded_cases("load_avg over periodic traces of 1024 updates at each of the 1024 phases", true);
+    }
+    template <class I> static std::vector<std::map<std::string, std::uint64_t>> search_points(Arch, const KCase &) {
+        return periodic_points(NICE_WEIGHT_MAX, 1024);
+    }
+    template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
+        using u64 = typename A::u64;
+        constexpr bool six = I::shape >= version::v6_1;
+        auto property = [](KOut<A> &o, const pelt::sched_avg<A> &sa, const typename A::ulong &w) {
+            o.checks.push_back(le<A>("load_avg <= weight", typename A::boolean(true), "load_avg", sa.load_avg, "weight", w));
+        };
+        auto show = [](KOut<A> &o, const pelt::sched_avg<A> &sa, const char *when) {
+            o.shown.push_back({std::string("load_sum ") + when, sa.load_sum});
+            o.shown.push_back({std::string("load_avg ") + when, u64(sa.load_avg)});
+            o.shown.push_back({std::string("period_contrib ") + when, u64(sa.period_contrib)});
+        };
+        if (c.kind == SEARCH)
+            return pattern_trace<I, A>(in, [=](KOut<A> &o, const pelt::sched_avg<A> &, const pelt::sched_avg<A> &after,
+                                                const TaskStep<A> &st) {
+                property(o, after, st.weight);
+                show(o, after, "after");
+            });
+        auto bound = [](const pelt::sched_avg<A> &sa, const typename A::ulong &w) {
+            if constexpr (six)
+                return unit_bound<A>(sa.period_contrib);
+            else
+                return weighted_bound<A>(sa.period_contrib, w);
+        };
+        if (c.kind == BASE) {
+            const auto w = in.template var<typename A::ulong>("weight", NICE_0_WEIGHT_MIN, NICE_WEIGHT_MAX);
+            return [=]() {
+                KOut<A> o;
+                pelt::sched_avg<A> sa{};
+                property(o, sa, w);
+                o.checks.push_back(le<A>("load_sum within the auxiliary bound", typename A::boolean(true), "load_sum",
+                                         sa.load_sum, "the bound", bound(sa, w)));
+                return o;
+            };
+        }
+        const pelt::sched_avg<A> sa0 = any_avg<A>(in);
+        if (c.kind == STEP_AVGS) {
+            const auto w = in.template var<typename A::ulong>("weight", NICE_0_WEIGHT_MIN, NICE_WEIGHT_MAX);
+            in.require(sa0.load_avg <= w, "load_avg <= weight");
+            in.require(sa0.load_sum <= bound(sa0, w), "load_sum within the bound (auxiliary)");
+            return [=]() {
+                pelt::sched_avg<A> sa = sa0;
+                avgs_half<I, A>(sa, w);
+                KOut<A> o;
+                property(o, sa, w);
+                o.checks.push_back(le<A>("load_sum within the auxiliary bound", typename A::boolean(true), "load_sum",
+                                         sa.load_sum, "the bound", bound(sa, w)));
+                show(o, sa0, "before");
+                show(o, sa, "after");
+                return o;
+            };
+        }
+        const TaskStep<A> st = any_task_step<A>(in, sa0);
+        in.require(sa0.load_avg <= st.weight, "load_avg <= weight");
+        in.require(sa0.load_sum <= bound(sa0, st.weight), "load_sum within the bound (auxiliary)");
+        return [=]() {
+            pelt::sched_avg<A> sa = sa0;
+            sums_half<I, A>(sa, st);
+            KOut<A> o;
+            property(o, sa, st.weight);
+            o.checks.push_back(le<A>("load_sum within the auxiliary bound", typename A::boolean(true), "load_sum",
+                                     sa.load_sum, "the bound", bound(sa, st.weight)));
+            show(o, sa0, "before");
+            o.shown.push_back({"now - last_update_time", st.delta_ns});
+            o.shown.push_back({"weight", u64(st.weight)});
+            show(o, sa, "after");
             return o;
         };
     }

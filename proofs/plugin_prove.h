@@ -27,6 +27,12 @@ template <template <class> class K, bool Split> struct PluginImpl {
                 rc = 0;
             }
         });
+        kentry::with_invariant<kentry::PeltCfsRqInvariants>(id, [&]<class P>() {
+            if (P::template applies<Pelt>()) {
+                f.template operator()<P, Pelt>();
+                rc = 0;
+            }
+        });
         if constexpr (has_util_est)
             kentry::with_invariant<kentry::UtilEstInvariants>(id, [&]<class P>() {
                 if (P::template applies<UtilEst>()) {

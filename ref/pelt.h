@@ -383,6 +383,15 @@ template <version V, class A> void ___update_load_avg(sched_avg<A> &sa, typename
     sa.util_avg = ulong(sa.util_sum / divider);
 }
 
+// v4.12: the averages, recomputed once a boundary was crossed (the second
+// half of the release's ___update_load_avg()); load_sum is weighted already.
+template <version V, class A> void averages_v4_12(sched_avg<A> &sa) {
+    static_assert(V == version::v4_12, "6.x divides by get_pelt_divider(): ___update_load_avg(sa, load)");
+    using ulong = typename A::ulong;
+    sa.load_avg = ulong(sc::div_u64(sa.load_sum, LOAD_AVG_MAX));
+    sa.util_avg = ulong(sa.util_sum / LOAD_AVG_MAX);
+}
+
 // v4.12: the whole update of one sched_avg, the release's
 // ___update_load_avg(now, cpu, sa, weight, running, cfs_rq) with cfs_rq ==
 // NULL and the cpu's default scale factors.  weight is what the caller
@@ -400,9 +409,7 @@ typename A::sint ___update_load_avg(typename A::u64 now, sched_avg<A> &sa, typen
     if (!___update_load_sum<V, A>(now, sa, weight, ulong(0), running))
         return 0;
 
-    sa.load_avg = ulong(sc::div_u64(sa.load_sum, LOAD_AVG_MAX));
-    sa.util_avg = ulong(sa.util_sum / LOAD_AVG_MAX);
-
+    averages_v4_12<V, A>(sa);
     return 1;
 }
 

@@ -207,9 +207,14 @@ TEST_CASE("expected verdicts cover the whole built-in matrix", "[expected]") {
     }
 }
 
-TEST_CASE("regression: every reproducer in corpora/cpuload still reproduces", "[corpus]") {
+TEST_CASE("regression: every reproducer in corpora/cpuload and corpora/pelt still reproduces", "[corpus]") {
     std::size_t n = 0;
-    for (const auto &e : fs::directory_iterator(fs::path(SCHEDCHECK_SOURCE_DIR) / "corpora" / "cpuload")) {
+    std::vector<fs::path> files;
+    for (const char *dir : {"cpuload", "pelt"})
+        for (const auto &e : fs::directory_iterator(fs::path(SCHEDCHECK_SOURCE_DIR) / "corpora" / dir))
+            files.push_back(e.path());
+    for (const fs::path &f : files) {
+        const fs::directory_entry e(f);
         if (e.path().extension() != ".json")
             continue;
         ++n;
