@@ -31,7 +31,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <type_traits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -61,7 +60,6 @@ template <class A> struct KOut {
     std::vector<std::pair<std::string, typename A::u64>> shown;
     std::vector<std::string> lines;
 };
-template <class A> constexpr bool is_concrete = std::is_integral_v<typename A::u64>;
 template <class A> using Runner = std::function<KOut<A>()>;
 
 struct KCase {
