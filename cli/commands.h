@@ -29,6 +29,7 @@ struct ProveArgs {
 struct ReviewArgs {
     std::string patch, kernel, out;
     unsigned fuzz_seconds = 0;
+    std::uint64_t fuzz_seed = 1;
     unsigned timeout_ms = 10000;
     unsigned jobs = 0;
     bool json = false;

@@ -117,7 +117,9 @@ int main(int argc, char **argv) {
     review->add_option("--patch", ra.patch, "the patch under review (unified diff or mbox)")->required();
     review->add_option("--kernel", ra.kernel, "the tree or linux-source tarball it applies to (default: none, "
                                               "the images are rebuilt from the hunks)");
-    review->add_option("--fuzz-seconds", ra.fuzz_seconds, "fuzz the post-image against the pre-image (not yet)");
+    review->add_option("--fuzz-seconds", ra.fuzz_seconds,
+                       "also run the post-image against the pre-image on random task lives for N seconds");
+    review->add_option("--fuzz-seed", ra.fuzz_seed, "the fuzzing's seed (default 1; the review prints it)");
     review->add_option("--out", ra.out, "write review.txt, review.json, reproducers/ and oracles/ here");
     review->add_option("--timeout-ms", ra.timeout_ms, "per solver query (default 10000)")->check(CLI::Range(1u, 3600000u));
     review->add_option("--jobs", ra.jobs, "parallel proofs (default: one per core)")->check(CLI::Range(1u, 4096u));

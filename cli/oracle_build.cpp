@@ -199,7 +199,10 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
                "    return Impl::prove(r, v, i, a, o, e);\n}\n"
                "extern \"C\" int schedcheck_oracle_replay_v1(sc::proofs::ReplayResult *r, const char *i, sc::Arch a,\n"
                "    const nlohmann::json *d, std::string *e) {\n"
-               "    return Impl::replay(r, i, a, d, e);\n}\n");
+               "    return Impl::replay(r, i, a, d, e);\n}\n"
+               "extern \"C\" int schedcheck_oracle_run_v1(const sc::proofs::TaskRun *r,\n"
+               "    std::vector<sc::proofs::TaskSnapshot> *o, std::string *e) {\n"
+               "    return Impl::run(r, o, e);\n}\n");
     std::vector<std::string> plugin_cmd = {"c++", "-std=c++20", "-O1", "-fPIC", "-shared", "-fwrapv", "-I" + inc,
                                            name + "-plugin.cpp", "-o", name + ".so"};
     plugin_cmd.insert(plugin_cmd.end(), tc.z3_flags.begin(), tc.z3_flags.end());

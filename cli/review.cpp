@@ -14,7 +14,10 @@
 //     reference before the patch and differs after it was changed by the
 //     patch, and the distinguishing input shows the pre-image's output (the
 //     reference's, proved equal) next to the post-image's.
-//  5. A plain-text review (at most 80 columns) and JSON.
+//  5. With --fuzz-seconds, the post-image runs against the pre-image on
+//     random task lives (cli/review_fuzz.cpp); the first difference is
+//     shrunk and shown call by call.
+//  6. A plain-text review (at most 80 columns) and JSON.
 // Exit: 0 no regression, 1 a regression, 2 bad input, 3 internal error.
 #include <unistd.h>
 
@@ -33,6 +36,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/review_fuzz.h"
 #include "oracle/process.h"
 #include "proofs/equiv.h"
 #include "proofs/input_file.h"
@@ -127,10 +131,6 @@ std::string verdict_word(const ProofResult &r) {
 int cmd_review(const ReviewArgs &a) {
     if (a.patch.empty())
         throw input_error("review: --patch is required");
-    if (a.fuzz_seconds)
-        throw input_error("review: --fuzz-seconds: fuzzing the post-image against the pre-image is not available "
-                          "yet; run the review without it, and `oracle build` + the differential fuzzer against the "
-                          "reference meanwhile");
     // The patch must be a readable regular file (named in the message).
     (void)read_input_file(a.patch, InputKind::patch);
     if (!a.kernel.empty() && !fs::exists(a.kernel))
@@ -278,7 +278,16 @@ int cmd_review(const ReviewArgs &a) {
                            "\": the function-by-function comparison is left out (it needs a 6.1 or 6.12 tree)");
     }
 
-    // 5. The review.
+    // 5. The post-image against the pre-image, concretely.
+    std::optional<ReviewFuzz> fz;
+    if (a.fuzz_seconds) {
+        fz = fuzz_pre_post(load_plugin((fs::path(odir) / (bpre.name + ".so")).string(), bpre.name),
+                           load_plugin((fs::path(odir) / (bpost.name + ".so")).string(), bpost.name),
+                           a.fuzz_seconds, a.fuzz_seed);
+        sys::check_interrupt();
+    }
+
+    // 6. The review.
     std::size_t nreg = 0, nfix = 0;
     for (const Change &c : changes) {
         nreg += c.kind == "regression";
@@ -358,12 +367,46 @@ int cmd_review(const ReviewArgs &a) {
     doc["function_notes"] = fn_notes;
     if (!bpre.note.empty() || !bpost.note.empty())
         line("  note: " + (bpre.note.empty() ? bpost.note : bpre.note));
+
+    if (fz) {
+        text += "\n";
+        line(fmt::format("Fuzzing the post-image against the pre-image: {} random task {} ({} calls) in "
+                         "{:.1f} s, seed {}: {}.",
+                         fz->lives, fz->lives == 1 ? "life" : "lives", fz->calls, fz->seconds, fz->seed,
+                         fz->found ? "they differ" : "no difference"));
+        json jf = {{"seconds", fz->seconds}, {"seed", fz->seed}, {"lives", fz->lives}, {"calls_run", fz->calls}};
+        if (fz->found) {
+            const auto &d = *fz->found;
+            line(fmt::format("  A shortest life found: {}, UTIL_EST={} UTIL_EST_FASTUP={}, capacity {}, the "
+                             "task's sched_avg zeroed at {} ns; the images differ after call {}:",
+                             d.run.lp64 ? "lp64" : "ilp32", int(d.run.util_est), int(d.run.fastup), d.run.capacity,
+                             d.run.start, d.step + 1));
+            std::uint64_t now = d.run.start;
+            for (std::size_t k = 0; k < d.run.ops.size(); ++k) {
+                now += d.run.ops[k].kind == TaskOp::pelt ? d.run.ops[k].delta : 0;
+                line(fmt::format("  {:>3}. {}", k + 1, describe(d.run.ops[k], now)));
+            }
+            text += fmt::format("    {:<22} {:>21} {:>21}\n", "after that call", "before", "after");
+            json jdiff = json::object();
+            for (std::size_t f = 0; f < task_fields.size(); ++f) {
+                std::uint64_t b = d.pre[d.step][f], q = d.post[d.step][f];
+                text += fmt::format("    {:<22} {:>21} {:>21}{}\n", task_fields[f], b, q, b != q ? " <" : "");
+                jdiff[task_fields[f]] = {{"before", b}, {"after", q}};
+            }
+            jf["difference"] = {{"life", to_json(d.run)}, {"call", d.step + 1}, {"state", jdiff}};
+            if (!a.out.empty())
+                jf["reproducer"] = a.out + "/reproducers/fuzz.json";
+        }
+        doc["fuzz"] = jf;
+    }
     double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     text += "\n";
-    line(fmt::format("Built the two oracles in {:.0f} s, proved in {:.0f} s, compared functions in {:.0f} s "
+    line(fmt::format("Built the two oracles in {:.0f} s, proved in {:.0f} s, compared functions in {:.0f} s{} "
                      "({:.0f} s in all). Source: {}.",
-                     t_build, t_prove, t_equiv, total, origin));
-    doc["seconds"] = {{"build", t_build}, {"prove", t_prove}, {"equiv", t_equiv}, {"total", total}};
+                     t_build, t_prove, t_equiv, fz ? fmt::format(", fuzzed {:.0f} s", fz->seconds) : "", total,
+                     origin));
+    doc["seconds"] = {{"build", t_build}, {"prove", t_prove}, {"equiv", t_equiv},
+                      {"fuzz", fz ? fz->seconds : 0.0}, {"total", total}};
     doc["regressions"] = nreg;
     doc["fixes"] = nfix;
 
@@ -374,6 +417,8 @@ int cmd_review(const ReviewArgs &a) {
                 write_file_atomic(a.out + "/reproducers/" + c.inv->id + "_" + std::string(arch_name(c.arch)) + ".json",
                                   bad.cex->reproducer.dump(2) + "\n");
         }
+        if (fz && fz->found)
+            write_file_atomic(a.out + "/reproducers/fuzz.json", doc["fuzz"].dump(2) + "\n");
         // The reproducers name the two oracles: keep them beside, so that
         // `replay --oracle-dir OUT/oracles` finds them.
         std::error_code ec;

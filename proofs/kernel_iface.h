@@ -232,6 +232,11 @@ template <utilest::version V> struct RefUtilEst {
             if constexpr (utilest::has_util_est_update<V>)
                 utilest::util_est_update<V, A>(rq, p, typename A::boolean(sleep), cap, k);
         }
+        // 6.x only: after a PELT update that changed util_avg.
+        static void cfs_se_util_change(utilest::task<A> &p, const utilest::knobs &k) {
+            if constexpr (utilest::has_cfs_se_util_change<V>)
+                utilest::cfs_se_util_change<V, A>(p, k);
+        }
     };
 };
 
@@ -278,6 +283,12 @@ template <template <class> class K, utilest::version V> struct KernelUtilEst {
             K<A>::shim_capacity = nullptr;
             task_from_kernel(p, kp);
             rq_from_kernel(rq, kr);
+        }
+        static void cfs_se_util_change(utilest::task<A> &p, const utilest::knobs &k) {
+            auto kp = task_to_kernel<K<A>>(p);
+            knobs(k);
+            K<A>::cfs_se_util_change(&kp.se.avg);
+            task_from_kernel(p, kp);
         }
     };
 };

@@ -97,9 +97,10 @@ const Plugin &load_plugin(const std::string &so_path, const std::string &oracle)
     pl.applies = reinterpret_cast<plugin_applies_fn>(dlsym(h, plugin_applies_symbol));
     pl.prove = reinterpret_cast<plugin_prove_fn>(dlsym(h, plugin_prove_symbol));
     pl.replay = reinterpret_cast<plugin_replay_fn>(dlsym(h, plugin_replay_symbol));
+    pl.run = reinterpret_cast<plugin_run_fn>(dlsym(h, plugin_run_symbol));
     if (!abi || !pl.equiv)
         throw input_error(so_path + " is not a schedcheck oracle plug-in (no " + plugin_equiv_symbol + ")");
-    if (abi() != plugin_abi() || !pl.applies || !pl.prove || !pl.replay)
+    if (abi() != plugin_abi() || !pl.applies || !pl.prove || !pl.replay || !pl.run)
         throw input_error(so_path + " was built from other schedcheck headers than this binary; rebuild it "
                                     "with `schedcheck oracle build`");
     return loaded.emplace(so_path, pl).first->second;
@@ -121,6 +122,17 @@ EquivResult prove_with_plugin(const std::string &so_path, const Variant &v, cons
     if (rc != 0)
         throw internal_error(oracle + " plug-in: " + error);
     return res;
+}
+
+std::vector<TaskSnapshot> run_with_plugin(const Plugin &pl, const TaskRun &run) {
+    std::vector<TaskSnapshot> out;
+    std::string error;
+    int rc = pl.run(&run, &out, &error);
+    if (rc == 2)
+        throw input_error(error);
+    if (rc != 0)
+        throw internal_error(pl.oracle + " plug-in: " + error);
+    return out;
 }
 
 } // namespace sc::proofs

@@ -10,6 +10,7 @@
 
 #include "proofs/equiv.h"
 #include "proofs/invariant.h"
+#include "proofs/task_trace.h"
 #include "ref/variants.h"
 
 namespace sc::proofs {
@@ -26,16 +27,20 @@ using plugin_prove_fn = int (*)(ProofResult *res, const Variant *subject, const 
                                 const ProveOptions *opt, std::string *error);
 using plugin_replay_fn = int (*)(ReplayResult *res, const char *invariant, Arch a, const nlohmann::json *doc,
                                  std::string *error);
+// One task's calls run on the plug-in's code (proofs/task_trace.h): the
+// concrete side of `review --fuzz-seconds`.
+using plugin_run_fn = int (*)(const TaskRun *run, std::vector<TaskSnapshot> *out, std::string *error);
 inline constexpr const char *plugin_equiv_symbol = "schedcheck_oracle_equiv_v1";
 inline constexpr const char *plugin_abi_symbol = "schedcheck_oracle_abi_v1";
 inline constexpr const char *plugin_applies_symbol = "schedcheck_oracle_applies_v1";
 inline constexpr const char *plugin_prove_symbol = "schedcheck_oracle_prove_v1";
 inline constexpr const char *plugin_replay_symbol = "schedcheck_oracle_replay_v1";
+inline constexpr const char *plugin_run_symbol = "schedcheck_oracle_run_v1";
 
 inline unsigned plugin_abi() {
     return static_cast<unsigned>(sizeof(EquivResult) ^ (sizeof(Variant) << 12) ^ (sizeof(OracleInfo) << 20) ^
                                  (sizeof(ProofResult) << 4) ^ (sizeof(ReplayResult) << 16) ^
-                                 (sizeof(ProveOptions) << 24));
+                                 (sizeof(ProveOptions) << 24) ^ (sizeof(TaskRun) << 8) ^ (sizeof(TaskOp) << 28));
 }
 
 // A loaded plug-in's entry points.
@@ -45,6 +50,7 @@ struct Plugin {
     plugin_applies_fn applies = nullptr;
     plugin_prove_fn prove = nullptr;
     plugin_replay_fn replay = nullptr;
+    plugin_run_fn run = nullptr;
 };
 
 // Loads DIR/NAME.so once per process (later calls return the same), after
@@ -73,5 +79,8 @@ std::string file_fnv1a64(const std::string &path);
 // such plug-in or it cannot be loaded, and passes on the plug-in's errors.
 EquivResult prove_with_plugin(const std::string &so_path, const Variant &v, const std::string &oracle, Arch a,
                               unsigned timeout_ms);
+
+// Runs one task's calls in a loaded plug-in; throws as prove_with_plugin().
+std::vector<TaskSnapshot> run_with_plugin(const Plugin &pl, const TaskRun &run);
 
 } // namespace sc::proofs

@@ -9,6 +9,7 @@
 
 #include "proofs/kernel_entries.h"
 #include "proofs/oracle_plugin.h"
+#include "proofs/task_trace.h"
 
 namespace sc::proofs {
 
@@ -67,6 +68,13 @@ template <template <class> class K, bool Split> struct PluginImpl {
     static int replay(ReplayResult *res, const char *id, Arch a, const nlohmann::json *doc, std::string *error) {
         return guarded(error, [&] {
             return with(id, [&]<class P, class I>() { *res = kentry::replay<P, I>(a, *doc); });
+        });
+    }
+    static int run(const TaskRun *r, std::vector<TaskSnapshot> *out, std::string *error) {
+        return guarded(error, [&] {
+            *out = r->lp64 ? run_task<Pelt, UtilEst, has_util_est, lp64>(*r)
+                           : run_task<Pelt, UtilEst, has_util_est, ilp32>(*r);
+            return 0;
         });
     }
 };

@@ -10,6 +10,10 @@
 //                                                  -> utilest.flag_isolated;
 //   - a stale comparison in util_est's filter: the enqueued difference left
 //     as the old value, not old minus the new sample -> utilest.filter_sound.
+//
+// `--fuzz-seconds` is checked on the first patch (the difference it finds
+// is checked against the kernel's rounding of last_update_time) and on a
+// patch that only rewords a comment (no difference may be found).
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -154,7 +158,7 @@ TEST_CASE("review: text output, --out, a patch that changes nothing modelled, ba
     make_patches(s.dir, "kernel/sched/pelt.c", "s/last_update_time += delta << 10;/last_update_time = now;/");
     fs::path out = s.dir / "out";
     Run r = review({"--patch", (s.dir / "forward.patch").string(), "--kernel", tree().string(), "--out",
-                    out.string()});
+                    out.string(), "--fuzz-seconds", "2"});
     INFO(r.out);
     REQUIRE(r.code == 1);
     CHECK(r.out.find("REGRESSION: pelt.time_accounted (lp64): PROVED before, COUNTEREXAMPLE after.") !=
@@ -174,6 +178,34 @@ TEST_CASE("review: text output, --out, a patch that changes nothing modelled, ba
     INFO(rp.out);
     CHECK(rp.code == 0);
     CHECK(rp.out.find("VIOLATED") != std::string::npos);
+
+    // The post-image fuzzed against the pre-image: the first difference is a
+    // PELT update after which the patched code has last_update_time = now,
+    // while the kernel's advances it by whole 1024 ns units from where the
+    // task started, so it stays less than 1024 ns behind now.
+    CHECK(r.out.find("Fuzzing the post-image against the pre-image:") != std::string::npos);
+    REQUIRE(fs::exists(out / "reproducers/fuzz.json"));
+    {
+        std::ifstream in(out / "reproducers/fuzz.json");
+        auto j = nlohmann::json::parse(in);
+        const auto &d = j.at("difference");
+        const auto &calls = d.at("life").at("calls");
+        std::size_t k = d.at("call").get<std::size_t>();
+        REQUIRE(k >= 1);
+        REQUIRE(k == calls.size()); // shrunk: nothing after the differing call
+        REQUIRE(calls[k - 1].at("call") == "pelt");
+        std::uint64_t start = d.at("life").at("start_ns").get<std::uint64_t>(), now = start;
+        for (const auto &c : calls)
+            if (c.at("call") == "pelt")
+                now += c.at("delta_ns").get<std::uint64_t>();
+        std::uint64_t pre = d.at("state").at("last_update_time").at("before").get<std::uint64_t>();
+        std::uint64_t post = d.at("state").at("last_update_time").at("after").get<std::uint64_t>();
+        CHECK(post == now);
+        CHECK(pre <= now);
+        CHECK(now - pre < 1024);
+        CHECK((pre - start) % 1024 == 0);
+        CHECK(pre != post);
+    }
 
     // A patch that touches only what schedcheck does not model.
     make_patches(s.dir / "other", "kernel/sched/fair.c", "s|^static void update_sysctl(void)|static void update_sysctl(void) /* x */|");
@@ -197,4 +229,28 @@ TEST_CASE("review: text output, --out, a patch that changes nothing modelled, ba
     Run notree = review({"--patch", (s.dir / "forward.patch").string(), "--kernel", (s.dir / "nowhere").string()});
     CHECK(notree.code == 2);
     CHECK(notree.out.find("nowhere") != std::string::npos);
+}
+
+TEST_CASE("review --fuzz-seconds: a patch that only rewords a comment in a modelled function", "[review]") {
+    if (!fs::exists(tarball)) {
+        WARN("no " << tarball << ": skipped");
+        return;
+    }
+    // The code the oracles are built from changes (the comment is kept in
+    // it), so the review proves and fuzzes; nothing may differ.
+    Scratch s("comment");
+    make_patches(s.dir, "kernel/sched/pelt.c", "s|A period is 1024us (~1ms)|one period: 1024 us|");
+    Run r = review({"--patch", (s.dir / "forward.patch").string(), "--kernel", tree().string(), "--json",
+                    "--fuzz-seconds", "2", "--fuzz-seed", "7"});
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["modelled_change"] == true);
+    CHECK(j["regressions"] == 0);
+    CHECK(j["fixes"] == 0);
+    CHECK(j["functions"].empty());
+    REQUIRE(j.contains("fuzz"));
+    CHECK(j["fuzz"]["seed"] == 7);
+    CHECK(j["fuzz"]["lives"].get<std::uint64_t>() > 100);
+    CHECK(!j["fuzz"].contains("difference"));
 }
