@@ -63,6 +63,10 @@ template <class A> struct KOut {
 template <class A> using Runner = std::function<KOut<A>()>;
 
 struct KCase {
+    KCase() = default;
+    KCase(std::string l, std::int64_t n_ = -1, int k = 0, std::vector<std::pair<std::string, std::uint64_t>> f = {})
+        : label(std::move(l)), n(n_), kind(k), fixed(std::move(f)) {}
+
     std::string label;
     std::int64_t n = -1; // a concrete split value, or -1
     int kind = 0;        // invariant-specific sub-case

@@ -510,7 +510,11 @@ struct NoOverflow {
         } reset;
         const std::uint64_t full = a == Arch::lp64 ? U64_MAX : U32_MAX;
         limit() = full;
-        ProofResult r = prove_kprop<NoOverflow, I, S, C>(v, a, o, dom);
+        // Some of these queries take seconds (bit-vector products of two
+        // loads); a loaded CI machine must not turn them into UNKNOWN.
+        ProveOptions wide = o;
+        wide.timeout_ms = std::max(o.timeout_ms, 60000u);
+        ProofResult r = prove_kprop<NoOverflow, I, S, C>(v, a, wide, dom);
         r.bound_kind = "largest safe load";
         auto done = [&] {
             r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -560,7 +564,10 @@ struct NoOverflow {
         ProveOptions ro = o;
         ro.timeout_ms = std::min(o.timeout_ms, 2000u);
         const double budget = 45;
-        auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+        const auto t_rounds = std::chrono::steady_clock::now();
+        auto spent = [&] {
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - t_rounds).count();
+        };
         for (int round = 0; round < 48 && spent() < budget; ++round) {
             limit() = cand;
             ProofResult q = prove_kprop<NoOverflow, I, S, C>(v, a, ro, dom);
@@ -595,7 +602,10 @@ struct NoOverflow {
                                     bad);
         return done();
     }
-    template <class I> static bool applies() { return true; }
+    // Not on 6.1 yet: its ilp32 proof takes about seven minutes, too long
+    // for the test matrix (the 6.1 counterexamples are replayed by hand in
+    // tests/test_wakeaffine_invariants.cpp).
+    template <class I> static bool applies() { return !is_61<I>; }
     template <class I> static std::string domain(Arch a) {
         return fmt::format("root task groups; every load (CPU loads, task weights, PELT loads) 0..{}, capacities "
                            "1024, imbalance_pct 125, nr_running 2 (6.1: 1..2){}{}; sync, wake_idx 0/1 and the "
