@@ -20,6 +20,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -72,18 +73,27 @@ template <std::integral I> constexpr unsigned native_bits = sizeof(I) < 4 ? 32 :
 template <std::integral I> constexpr bool native_signed = sizeof(I) < 4 ? true : std::is_signed_v<I>;
 
 template <unsigned W, bool S> struct Word {
-    static_assert(W == 8 || W == 16 || W == 32 || W == 64);
-    static constexpr std::uint64_t mask = W == 64 ? ~0ULL : ((1ULL << W) - 1);
+    // 128 bits only in the bit-vector encoding: the double-width runs of
+    // the no-overflow invariants (double_width<A> below).
+    static_assert(W == 8 || W == 16 || W == 32 || W == 64 || W == 128);
+    static constexpr std::uint64_t mask = W >= 64 ? ~0ULL : ((1ULL << W) - 1);
     static constexpr bool is_signed = S;
+    static constexpr unsigned bits = W;
     z3::expr e;
 
     // The machine value with these bits, as a term of the current encoding.
     static z3::expr lit(std::uint64_t bits) {
         bits &= mask;
+        if constexpr (W == 128) {
+            if (current_encoding() != Encoding::bitvector)
+                throw std::logic_error("128-bit words exist only in the bit-vector encoding");
+            return z3::zext(current_ctx().bv_val(bits, 64), 64);
+        }
         if (current_encoding() == Encoding::bitvector)
             return current_ctx().bv_val(bits, W);
-        if (S && (bits >> (W - 1)) & 1)
-            return current_ctx().int_val(static_cast<std::int64_t>(bits | ~mask));
+        if constexpr (W <= 64)
+            if (S && (bits >> (W - 1)) & 1)
+                return current_ctx().int_val(static_cast<std::int64_t>(bits | ~mask));
         return current_ctx().int_val(bits);
     }
     static z3::expr max_int() {
@@ -110,7 +120,11 @@ template <unsigned W, bool S> struct Word {
     }
 
     Word() : e(lit(0)) {}
-    template <std::integral I> Word(I v) : e(lit(static_cast<std::uint64_t>(v))) {}
+    template <std::integral I> Word(I v) : e(lit(static_cast<std::uint64_t>(v))) {
+        if constexpr (W == 128 && std::is_signed_v<I>)
+            if (v < 0)
+                e = z3::sext(current_ctx().bv_val(static_cast<std::uint64_t>(v), 64), 64);
+    }
     explicit Word(const z3::expr &x) : e(x) {}
 
     // C's implicit conversions between words: the value is kept when it
@@ -123,7 +137,7 @@ template <unsigned W, bool S> struct Word {
         requires(W2 != W || S2 != S)
     Word(const Word<W2, S2> &o) : e(o.e) {
         std::uint64_t bits = 0;
-        if (Word<W2, S2>::constant_bits(o.e, bits)) {
+        if (W <= 64 && W2 <= 64 && Word<W2, S2>::constant_bits(o.e, bits)) {
             if (S2 && W2 < 64 && ((bits >> (W2 - 1)) & 1))
                 bits |= ~Word<W2, S2>::mask; // sign-extend the source value
             e = lit(bits);
@@ -162,6 +176,8 @@ template <unsigned W, bool S> struct Word {
     Word &operator--() { return *this -= Word(1); }
 
     static const char *name() {
+        if (W == 128)
+            return S ? "signed 128-bit" : "128-bit";
         if (S)
             return W == 64 ? "signed 64-bit" : W == 32 ? "signed 32-bit" : W == 16 ? "signed 16-bit" : "signed 8-bit";
         return W == 64 ? "64-bit" : W == 32 ? "32-bit" : W == 16 ? "16-bit" : "8-bit";
@@ -426,5 +442,29 @@ inline Word<64, false> mul_u64_u32_shr_term(const Word<64, false> &a, const Word
     record_obligation(r <= W64::max_int(), "mul_u64_u32_shr result fits in 64 bits");
     return W64(r);
 }
+// The same on the 128-bit words of a double-width run: the product is
+// formed in 192 bits, enough for a 128-bit a and a mul below 2^64 (the
+// double-width u32 it comes from).
+inline Word<128, false> mul_u64_u32_shr_term(const Word<128, false> &a, const Word<128, false> &mul, unsigned shift) {
+    using W128 = Word<128, false>;
+    z3::expr p = z3::zext(a.e, 64) * z3::zext(mul.e.extract(63, 0), 128);
+    return W128(z3::lshr(p, current_ctx().bv_val(shift, 192)).extract(127, 0));
+}
+
+// The data models with every type twice as wide (int 64 bits, long 64 or
+// 128, u64 128), for the no-overflow invariants: the kernel's code run on
+// them computes what it would if no value had to wrap at its own width.
+// long_bits stays the kernel's, as it names a configuration (the weight
+// resolution), not a width.
+template <class A> struct double_width_sym {
+    static constexpr unsigned long_bits = A::long_bits;
+    using ulong = Sym<2 * A::long_bits>;
+    using slong = SSym<2 * A::long_bits>;
+    using uint = Sym<64>;
+    using sint = SSym<64>;
+    using u64 = Sym<128>;
+    using s64 = SSym<128>;
+    using boolean = SymBool;
+};
 
 } // namespace sc::model

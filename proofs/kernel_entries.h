@@ -23,12 +23,12 @@ namespace sc::proofs::kentry {
 // takes about a minute per proof and one run stopped on an internal error
 // that was not understood in time (see the README's status).
 using PeltInvariants = std::tuple<pelt_inv::TimeAccounted, pelt_inv::DecayMonotone, pelt_inv::UtilBounded,
-                                  pelt_inv::SumAvgConsistent>;
+                                  pelt_inv::SumAvgConsistent, pelt_inv::NoOverflow>;
 // The moves between a task and its cfs_rq (proofs/cfsrq_invariants.h).
 using PeltCfsRqInvariants = std::tuple<cfsrq_inv::NoUnderflowVisible, cfsrq_inv::CfsRqSumAvgConsistent,
                                        cfsrq_inv::AttachDetachRoundtrip>;
 using UtilEstInvariants = std::tuple<utilest_inv::Bounded, utilest_inv::EwmaBetween, utilest_inv::FlagIsolated,
-                                     utilest_inv::NoUnderflow, utilest_inv::FilterSound>;
+                                     utilest_inv::NoUnderflow, utilest_inv::FilterSound, utilest_inv::NoOverflow>;
 
 // Calls f.template operator()<P>() for the invariant of Tuple named id;
 // false when Tuple has none.

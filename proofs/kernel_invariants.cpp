@@ -218,6 +218,10 @@ void register_kernel_invariants(std::vector<InvariantInfo> &out) {
         "a non-zero load_avg, runnable_avg or util_avg never sits on a zero *_sum: by induction over one task "
         "update from every state where it holds (with proved bounds on the sums), base case the zero sched_avg, "
         "after a search of traces with a 2^32-period sleep"));
+    out.push_back(Entry<pelt_inv::NoOverflow, true>::info(
+        "no wrap changes a result: one task update (any forward delta up to 2^63 - 1 ns, every nice weight) gives "
+        "the same sched_avg and return value as on every type twice as wide, each fitting its own type; by "
+        "induction with proved bounds on the sums, base case the zero sched_avg"));
     using namespace cfsrq_inv;
     out.push_back(Entry<NoUnderflowVisible, true>::info(
         "after any move of a task's PELT sums into or out of its cfs_rq (attach, detach, enqueue, dequeue, removed "
@@ -239,6 +243,9 @@ void register_kernel_invariants(std::vector<InvariantInfo> &out) {
         "(versions with the flag)"));
     out.push_back(Entry<NoUnderflow, false>::info(
         "dequeuing what was enqueued restores the runqueue's util_est sum exactly: it never wraps"));
+    out.push_back(Entry<utilest_inv::NoOverflow, false>::info(
+        "no wrap changes a result: an enqueue, a dequeue and the end of an activation give the same runqueue sum, "
+        "estimate words and reader values as on every type twice as wide, each fitting its own type"));
     out.push_back(Entry<FilterSound, false>::info(
         "when util_est_update() skips an eligible sample because of the margin, the stored EWMA (and 6.1's "
         "enqueued) is within UTIL_EST_MARGIN (10) of it; the other skips are listed in the domain"));

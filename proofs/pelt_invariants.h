@@ -13,6 +13,7 @@
 #pragma once
 #include <fmt/format.h>
 
+#include "proofs/double_width.h"
 #include "proofs/kprop_engine.h"
 #include "proofs/kernel_iface.h"
 
@@ -632,6 +633,231 @@ struct LoadBounded {
             show(o, sa, "after");
             return o;
         };
+    }
+};
+
+// ---------------------------------------------------------------------------
+// pelt.no_overflow: no wrap changes a result.  One task update runs twice
+// on the same state and inputs: at the kernel's widths, and with every
+// type twice as wide (proofs/double_width.h).  Each field of the new
+// sched_avg and the return value must come out the same, and fit its type.
+// 6.x's `(u32)delta`, read only when delta < 1024, wraps harmlessly and
+// passes; a sum or average that loses its top bits fails.
+//
+// From any state the u32 util_sum wraps at once, so this is a state
+// invariant, proved by induction like pelt.sum_avg_consistent: the state
+// holds the sums within their bounds (unit_bound, scaled_bound; v4.12's
+// weighted bound), which the step must keep (checked after it, so proved
+// with it); the averages and the clock are over their machine range.  The
+// base case is the zero sched_avg.
+//
+// The largest safe delta: accumulate_sum() returns the number of periods
+// crossed as a u32, so 2^32 periods wrap it to 0 and the caller skips the
+// averages.  That takes delta_units + period_contrib >= 2^42, so every
+// delta below 2^52 - 2^20 ns (about 52 days) is safe from every state.  A
+// search case runs a sleep of k * 2^32 periods from the zero sched_avg (a
+// real trace) first; the induction step over the shorter deltas comes
+// after it, so on 6.x and v4.12 it is not run: its sums' half on two
+// widths does not finish in ten minutes (the 128-bit words of the decay).
+// The verdict is the counterexample, and no safe delta is claimed.
+constexpr std::uint64_t SAFE_DELTA_NS = (std::uint64_t(1) << 52) - (std::uint64_t(1) << 20);
+
+// The step is taken in its halves, as update_load_avg() is made of them
+// (see bounded_cases): ___update_load_sum() at both widths gives the same
+// sums, clock and return value, so ___update_load_avg() starts from the
+// same state at both widths, and its averages must agree too.  The
+// averages' half is first tried in the integer encoding, where the
+// engine's no-wrap obligations, all discharged, already show every value
+// exact (so no wide run is needed there); the sums' half has the harmless
+// `(u32)delta` wrap and is compared on bit-vectors.
+struct NoOverflow {
+    static constexpr const char *id = "pelt.no_overflow";
+    static constexpr bool integer_first = false;
+    static constexpr bool induction = true;
+    template <class I> static bool applies() { return I::shape >= version::v4_12; }
+    template <class I> static std::string domain(Arch) {
+        return std::string("induction: one task update (on_rq, running in {0, 1}, weight 15..88761, 0 <= now - "
+                           "last_update_time < 2^52 - 2^20 ns) from a state with ") +
+               (I::shape >= version::v6_1 ? "load_sum <= 47742 - 1024 + period_contrib, runnable_sum"
+                                          : "load_sum <= 88761 * (47742 - 1024 + period_contrib + 47), util_sum") +
+               (I::shape >= version::v6_1 ? ", util_sum" : "") +
+               " <= ((47742 - 1024 + period_contrib) << 10) + 47742 (auxiliary, proved with it), the averages "
+               "and last_update_time over their machine range, taken in its halves ___update_load_sum() and "
+               "___update_load_avg(), each compared with the same call on every type twice as wide; base case: "
+               "the zero sched_avg; search: from the zero sched_avg, a task runs for first_us = 1024, 1500 or "
+               "3000 units, then sleeps for a multiple of 2^32 periods, give or take one period";
+    }
+    template <class I> static std::vector<KCase> cases(Arch) {
+        KCase search{"reachable trace: a task runs, then sleeps for 2^32 periods", -1, SEARCH, {}};
+        search.search = true;
+        search.searched = "a run then a sleep of k * 2^32 periods (k = 1, 2) give or take one period";
+        KCase avgs{"induction step: ___update_load_avg() from sums within their bound", -1, STEP_AVGS, {}};
+        avgs.integer_first = true;
+        return {search, {"base case: the zero sched_avg", -1, BASE, {}},
+                {"induction step: ___update_load_sum() with delta < 2^52 - 2^20 ns", -1, STEP_SUMS, {}}, avgs};
+    }
+    template <class I> static std::vector<std::map<std::string, std::uint64_t>> search_points(Arch a, const KCase &c) {
+        return SumAvgConsistent::search_points<I>(a, c);
+    }
+    // The auxiliary invariant: the sums within their bounds.
+    template <class I, class A> static void sums_within(KOut<A> &o, const pelt::sched_avg<A> &sa) {
+        using u64 = typename A::u64;
+        const typename A::boolean t(true);
+        if constexpr (I::shape >= version::v6_1) {
+            o.checks.push_back(le<A>("load_sum within the auxiliary bound", t, "load_sum", sa.load_sum,
+                                     "unit_bound(period_contrib)", unit_bound<A>(sa.period_contrib)));
+            o.checks.push_back(le<A>("runnable_sum within the auxiliary bound", t, "runnable_sum", sa.runnable_sum,
+                                     "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
+        } else {
+            o.checks.push_back(le<A>("load_sum within the auxiliary bound", t, "load_sum", sa.load_sum,
+                                     "weighted_bound(period_contrib, 88761)",
+                                     weighted_bound<A>(sa.period_contrib, typename A::ulong(NICE_WEIGHT_MAX))));
+        }
+        o.checks.push_back(le<A>("util_sum within the auxiliary bound", t, "util_sum", u64(sa.util_sum),
+                                 "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
+    }
+    template <class I, class A> static void require_sums_within(auto &in, const pelt::sched_avg<A> &sa0) {
+        using u64 = typename A::u64;
+        if constexpr (I::shape >= version::v6_1) {
+            in.require(sa0.load_sum <= unit_bound<A>(sa0.period_contrib), "load_sum within the bound (auxiliary)");
+            in.require(sa0.runnable_sum <= scaled_bound<A>(sa0.period_contrib),
+                       "runnable_sum within the bound (auxiliary)");
+        } else {
+            in.require(sa0.load_sum <= weighted_bound<A>(sa0.period_contrib, typename A::ulong(NICE_WEIGHT_MAX)),
+                       "load_sum within the bound (auxiliary)");
+        }
+        in.require(u64(sa0.util_sum) <= scaled_bound<A>(sa0.period_contrib), "util_sum within the bound (auxiliary)");
+    }
+    // The sums' half at the width of B: 6.x's ___update_load_sum(); v4.12's
+    // takes the weight as load (its load_sum is weighted) and has no
+    // runnable signal.
+    template <class I, class B>
+    static typename B::sint sums(pelt::sched_avg<B> &sa, const typename B::u64 &now, const typename B::ulong &load,
+                                 const typename B::ulong &runnable, const typename B::sint &running,
+                                 const typename B::ulong &weight) {
+        if constexpr (I::shape >= version::v6_1)
+            return I::template on<B>::___update_load_sum(now, sa, load, runnable, running);
+        else if constexpr (I::shape == version::v4_12)
+            return I::template on<B>::___update_load_sum(now, sa, load * weight, typename B::ulong(0), running);
+        else
+            throw std::logic_error("pelt.no_overflow does not apply before v4.12");
+    }
+    template <class A> static void show_state(KOut<A> &o, const pelt::sched_avg<A> &sa, const char *when) {
+        using u64 = typename A::u64;
+        for (auto [name, v] : {std::pair<const char *, u64>{"load_sum", sa.load_sum},
+                               {"runnable_sum", sa.runnable_sum},
+                               {"util_sum", u64(sa.util_sum)},
+                               {"load_avg", u64(sa.load_avg)},
+                               {"runnable_avg", u64(sa.runnable_avg)},
+                               {"util_avg", u64(sa.util_avg)},
+                               {"period_contrib", u64(sa.period_contrib)},
+                               {"last_update_time", sa.last_update_time}})
+            o.shown.push_back({std::string(name) + " " + when, v});
+    }
+    // The sums' half from sa0 at both widths: the checks of its results and
+    // the trace.  Returns the kernel-width state and return value.
+    template <class I, class A>
+    static std::pair<pelt::sched_avg<A>, typename A::sint> compare_sums(KOut<A> &o, const pelt::sched_avg<A> &sa0,
+                                                                       const TaskStep<A> &st) {
+        using u64 = typename A::u64;
+        using W = DW<A>;
+        pelt::sched_avg<A> sa = sa0;
+        const auto r = sums<I, A>(sa, st.now, st.load, st.runnable, st.running, st.weight);
+        pelt::sched_avg<W> wa = widen(sa0);
+        const auto rw = sums<I, W>(wa, typename W::u64(st.now), typename W::ulong(st.load),
+                                   typename W::ulong(st.runnable), typename W::sint(st.running),
+                                   typename W::ulong(st.weight));
+        same_value<A>(o, "load_sum", sa.load_sum, wa.load_sum);
+        same_value<A>(o, "runnable_sum", sa.runnable_sum, wa.runnable_sum);
+        same_value<A>(o, "util_sum", sa.util_sum, wa.util_sum);
+        same_value<A>(o, "period_contrib", sa.period_contrib, wa.period_contrib);
+        same_value<A>(o, "last_update_time", sa.last_update_time, wa.last_update_time);
+        same_value<A>(o, "return value of ___update_load_sum()", typename A::uint(r), typename W::uint(rw));
+        o.shown.push_back({"now - last_update_time", st.delta_ns});
+        o.shown.push_back({"on_rq", u64(st.load)});
+        o.shown.push_back({"running", u64(st.running)});
+        o.shown.push_back({"weight", u64(st.weight)});
+        show_state<A>(o, sa0, "before");
+        show_state<A>(o, sa, "after");
+        o.shown.push_back({"___update_load_sum() returns", u64(typename A::uint(r))});
+        show_exact<A>(o, "return value", typename W::uint(rw));
+        show_exact<A>(o, "load_sum after", wa.load_sum);
+        show_exact<A>(o, "runnable_sum after", wa.runnable_sum);
+        show_exact<A>(o, "util_sum after", wa.util_sum);
+        return {sa, r};
+    }
+    // The averages' half from sa0 at both widths (the wide run only where
+    // the words are not already exact: see above).
+    template <class I, class A>
+    static pelt::sched_avg<A> compare_avgs(KOut<A> &o, const pelt::sched_avg<A> &sa0, const typename A::ulong &w) {
+        using W = DW<A>;
+        pelt::sched_avg<A> sa = sa0;
+        avgs_half<I, A>(sa, w);
+        bool wide = true;
+        if constexpr (!is_concrete<A>)
+            wide = model::current_encoding() == model::Encoding::bitvector;
+        if (wide) {
+            pelt::sched_avg<W> wa = widen(sa0);
+            avgs_half<I, W>(wa, typename W::ulong(w));
+            same_value<A>(o, "load_avg", sa.load_avg, wa.load_avg);
+            same_value<A>(o, "runnable_avg", sa.runnable_avg, wa.runnable_avg);
+            same_value<A>(o, "util_avg", sa.util_avg, wa.util_avg);
+            show_exact<A>(o, "load_avg after", wa.load_avg);
+            show_exact<A>(o, "util_avg after", wa.util_avg);
+        }
+        return sa;
+    }
+    template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
+        using u64 = typename A::u64;
+        if (c.kind == BASE) {
+            in.template var<u64>("unused", 0, 0);
+            return [=]() {
+                KOut<A> o;
+                sums_within<I, A>(o, pelt::sched_avg<A>{});
+                return o;
+            };
+        }
+        if (c.kind == SEARCH)
+            return pattern_trace<I, A>(in, [](KOut<A> &o, const pelt::sched_avg<A> &before,
+                                              const pelt::sched_avg<A> &, const TaskStep<A> &st) {
+                const auto [sa, r] = compare_sums<I, A>(o, before, st);
+                if (r != typename A::sint(0))
+                    compare_avgs<I, A>(o, sa, st.weight);
+            });
+        const pelt::sched_avg<A> sa0 = any_avg<A>(in);
+        require_sums_within<I, A>(in, sa0);
+        if (c.kind == STEP_AVGS) {
+            const auto w = in.template var<typename A::ulong>("weight", NICE_0_WEIGHT_MIN, NICE_WEIGHT_MAX);
+            return [=]() {
+                KOut<A> o;
+                show_state<A>(o, sa0, "before");
+                o.shown.push_back({"weight", u64(w)});
+                const auto sa = compare_avgs<I, A>(o, sa0, w);
+                show_state<A>(o, sa, "after");
+                return o;
+            };
+        }
+        const TaskStep<A> st = any_task_step<A>(in, sa0);
+        in.require(st.delta_ns < u64(SAFE_DELTA_NS), "now - last_update_time < 2^52 - 2^20");
+        return [=]() {
+            KOut<A> o;
+            sums_within<I, A>(o, compare_sums<I, A>(o, sa0, st).first);
+            return o;
+        };
+    }
+    // The same state on the double-width types.
+    template <class A> static pelt::sched_avg<DW<A>> widen(const pelt::sched_avg<A> &a) {
+        using W = DW<A>;
+        pelt::sched_avg<W> w;
+        w.last_update_time = typename W::u64(a.last_update_time);
+        w.load_sum = typename W::u64(a.load_sum);
+        w.runnable_sum = typename W::u64(a.runnable_sum);
+        w.util_sum = typename W::uint(a.util_sum);
+        w.period_contrib = typename W::uint(a.period_contrib);
+        w.load_avg = typename W::ulong(a.load_avg);
+        w.runnable_avg = typename W::ulong(a.runnable_avg);
+        w.util_avg = typename W::ulong(a.util_avg);
+        return w;
     }
 };
 

@@ -10,6 +10,7 @@
 // the UTIL_AVG_UNCHANGED flag where the version keeps the flag in it (6.1's
 // enqueued, 6.12's single word), the whole word otherwise.
 #pragma once
+#include "proofs/double_width.h"
 #include "proofs/kernel_iface.h"
 #include "proofs/kprop_engine.h"
 #include "proofs/pelt_invariants.h"
@@ -337,6 +338,99 @@ struct FilterSound {
             show_task<I>(o, "after", p);
             o.shown.push_back({"p.runnable_avg", u64(p0.runnable_avg)});
             o.shown.push_back({"capacity", u64(cap)});
+            return o;
+        };
+    }
+};
+
+// utilest.no_overflow: no wrap changes a result.  A task's activation,
+// enqueue, dequeue and the end of the activation (6.x util_est_update(),
+// bellasi's sleeping dequeue), runs twice on the same inputs: at the
+// kernel's widths and with every type twice as wide (proofs/double_width.h).
+// The runqueue's sum after each call, the task's estimate words and what
+// the readers return must come out the same and fit their types.  6.1's
+// `ue.enqueued - ue.ewma` wraps in u32 whenever the sample is below the
+// EWMA (and on 64-bit kernels is then read as a large positive long); the
+// u32 truncations of within_margin() and of the EWMA store take it back,
+// so it passes.  A wrap that loses bits fails.
+//
+// Values: util_avg, runnable_avg, the capacity and the estimate values up
+// to 65536, 64 times the capacity scale (a task reaches at most 1025); the
+// runqueue's sum anything that leaves room for the task's estimate (what
+// utilest.no_underflow asks of the enqueue).
+struct NoOverflow {
+    static constexpr const char *id = "utilest.no_overflow";
+    static constexpr bool integer_first = false;
+    static constexpr std::uint64_t value_max = 65536;
+    template <class I> static bool applies() { return true; }
+    template <class I> static std::string domain(Arch) {
+        return "util_avg, runnable_avg, capacity and estimate values <= 65536 (flag bits free); cfs_rq.util_est + "
+               "value(ewma) + value(enqueued) <= U32_MAX; enqueue, dequeue and the end of the activation "
+               "compared with the same calls on every type twice as wide; UTIL_EST, UTIL_EST_FASTUP and "
+               "task_sleep on and off";
+    }
+    template <class I> static std::vector<KCase> cases(Arch) { return knob_cases<I>(true); }
+    template <class A> static utilest::task<DW<A>> widen(const utilest::task<A> &p) {
+        using W = DW<A>;
+        utilest::task<W> w{};
+        w.util_avg = typename W::ulong(p.util_avg);
+        w.runnable_avg = typename W::ulong(p.runnable_avg);
+        w.enqueued = typename W::uint(p.enqueued);
+        w.ewma = typename W::uint(p.ewma);
+        return w;
+    }
+    template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
+        using u64 = typename A::u64;
+        using W = DW<A>;
+        utilest::task<A> p0 = any_task<I, A>(in, value_max);
+        in.require(p0.util_avg <= typename A::ulong(value_max) && p0.runnable_avg <= typename A::ulong(value_max),
+                   "util_avg, runnable_avg <= 65536");
+        const auto cap = in.template var<typename A::ulong>("capacity", 0, value_max);
+        utilest::cfs_rq<A> rq0{};
+        rq0.util_est_enqueued = in.template var<typename A::uint>("cfs_rq.util_est", 0, 0xffffffffu);
+        in.require(u64(rq0.util_est_enqueued) + u64(value_ewma<I, A>(p0.ewma)) + u64(value_enqueued<I, A>(p0.enqueued)) <=
+                       u64(0xffffffffu),
+                   "cfs_rq.util_est + value(ewma) + value(enqueued) <= U32_MAX");
+        return [=]() {
+            using U = typename I::template on<A>;
+            using UW = typename I::template on<W>;
+            const utilest::knobs k = case_knobs(c);
+            const bool sleep = case_sleep(c);
+            utilest::task<A> p = p0;
+            utilest::task<W> pw = widen(p0);
+            utilest::cfs_rq<A> rq = rq0;
+            utilest::cfs_rq<W> rqw{};
+            rqw.util_est_enqueued = typename W::uint(rq0.util_est_enqueued);
+            KOut<A> o;
+            same_value<A>(o, "_task_util_est(p)", U::_task_util_est(p), UW::_task_util_est(pw));
+            same_value<A>(o, "task_util_est(p)", U::task_util_est(p), UW::task_util_est(pw));
+            U::util_est_enqueue(rq, p, k);
+            UW::util_est_enqueue(rqw, pw, k);
+            same_value<A>(o, "cfs_rq.util_est after the enqueue", rq.util_est_enqueued, rqw.util_est_enqueued);
+            const u64 mid = u64(rq.util_est_enqueued);
+            if constexpr (has_update<I>) {
+                U::util_est_dequeue(rq, p, sleep, k);
+                UW::util_est_dequeue(rqw, pw, sleep, k);
+                same_value<A>(o, "cfs_rq.util_est after the dequeue", rq.util_est_enqueued, rqw.util_est_enqueued);
+            }
+            end_activation<I, A>(rq, p, sleep, cap, k);
+            end_activation<I, W>(rqw, pw, sleep, typename W::ulong(cap), k);
+            if constexpr (!has_update<I>)
+                same_value<A>(o, "cfs_rq.util_est after the dequeue", rq.util_est_enqueued, rqw.util_est_enqueued);
+            const std::string word = split<I> ? "p.util_est.ewma" : "p.util_est";
+            same_value<A>(o, word + " after", p.ewma, pw.ewma);
+            if constexpr (split<I>)
+                same_value<A>(o, "p.util_est.enqueued after", p.enqueued, pw.enqueued);
+            show_task<I>(o, "before", p0);
+            o.shown.push_back({"p.runnable_avg", u64(p0.runnable_avg)});
+            o.shown.push_back({"capacity", u64(cap)});
+            o.shown.push_back({"cfs_rq.util_est before", u64(rq0.util_est_enqueued)});
+            o.shown.push_back({"cfs_rq.util_est after the enqueue", mid});
+            o.shown.push_back({"cfs_rq.util_est at the end", u64(rq.util_est_enqueued)});
+            show_task<I>(o, "after", p);
+            show_exact<A>(o, word + " after", pw.ewma);
+            if constexpr (split<I>)
+                show_exact<A>(o, "p.util_est.enqueued after", pw.enqueued);
             return o;
         };
     }

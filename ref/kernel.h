@@ -43,6 +43,34 @@ struct lp64 {
     using boolean = bool;
 };
 
+// The data models with every type twice as wide (see model/sym.h's
+// double_width_sym): the concrete side of the no-overflow invariants.
+__extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 s128;
+template <class A> struct double_width;
+template <> struct double_width<ilp32> {
+    static constexpr Arch arch = Arch::ilp32;
+    static constexpr unsigned long_bits = 32;
+    using ulong = std::uint64_t;
+    using slong = std::int64_t;
+    using uint = std::uint64_t;
+    using sint = std::int64_t;
+    using u64 = u128;
+    using s64 = s128;
+    using boolean = bool;
+};
+template <> struct double_width<lp64> {
+    static constexpr Arch arch = Arch::lp64;
+    static constexpr unsigned long_bits = 64;
+    using ulong = u128;
+    using slong = s128;
+    using uint = std::uint64_t;
+    using sint = std::int64_t;
+    using u64 = u128;
+    using s64 = s128;
+    using boolean = bool;
+};
+
 // The kernel's min()/max() on two values of one type.
 template <class T> inline T kmin(const T &a, const T &b) { return a < b ? a : b; }
 template <class T> inline T kmax(const T &a, const T &b) { return a > b ? a : b; }
@@ -54,8 +82,8 @@ template <class T, std::size_t N> struct ktable {
     T v[N];
     static constexpr std::size_t size() { return N; }
     template <class I> constexpr auto operator[](const I &i) const {
-        if constexpr (std::is_integral_v<I>)
-            return v[i];
+        if constexpr (std::is_integral_v<I> || std::is_same_v<I, u128>)
+            return v[static_cast<std::size_t>(i)];
         else
             return table_lookup(v, i);
     }
@@ -69,6 +97,13 @@ template <class T, std::size_t N> struct ktable {
 template <class U64, class U32> inline U64 mul_u64_u32_shr(U64 a, U32 mul, unsigned shift) {
     if constexpr (std::is_integral_v<U64>) {
         return static_cast<U64>((static_cast<unsigned __int128>(a) * mul) >> shift);
+    } else if constexpr (std::is_same_v<U64, u128>) {
+        // A double-width run: the exact product is a 192-bit number; for
+        // shift <= 64 its two 64-bit-halves products give the result mod
+        // 2^128, as the symbolic term does.
+        const u128 m = static_cast<std::uint64_t>(mul);
+        const u128 lo = (a & ~std::uint64_t(0)) * m, hi = (a >> 64) * m;
+        return (hi << (64 - shift)) + (lo >> shift);
     } else if constexpr (requires { mul_u64_u32_shr_term(a, U64(mul), shift); }) {
         return mul_u64_u32_shr_term(a, U64(mul), shift); // symbolic words: one exact term
     } else {
