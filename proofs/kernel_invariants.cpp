@@ -219,9 +219,9 @@ void register_kernel_invariants(std::vector<InvariantInfo> &out) {
         "update from every state where it holds (with proved bounds on the sums), base case the zero sched_avg, "
         "after a search of traces with a 2^32-period sleep"));
     out.push_back(Entry<pelt_inv::NoOverflow, true>::info(
-        "no wrap changes a result: one task update (any forward delta up to 2^63 - 1 ns, every nice weight) gives "
-        "the same sched_avg and return value as on every type twice as wide, each fitting its own type; by "
-        "induction with proved bounds on the sums, base case the zero sched_avg"));
+        "no wrap changes a result: a task update gives the same sched_avg and return value as on every type twice "
+        "as wide, each fitting its own type; a search of long sleeps from the zero sched_avg, then induction over "
+        "one update (delta < 2^52 - 2^20 ns, every nice weight) with proved bounds on the sums"));
     using namespace cfsrq_inv;
     out.push_back(Entry<NoUnderflowVisible, true>::info(
         "after any move of a task's PELT sums into or out of its cfs_rq (attach, detach, enqueue, dequeue, removed "
