@@ -27,7 +27,7 @@ struct ProveArgs {
 };
 
 struct ReviewArgs {
-    std::string patch, kernel, out;
+    std::string patch, kernel, out, reply_to;
     unsigned fuzz_seconds = 0;
     std::uint64_t fuzz_seed = 1;
     unsigned timeout_ms = 10000;

@@ -121,6 +121,9 @@ int main(int argc, char **argv) {
                        "also run the post-image against the pre-image on random task lives for N seconds");
     review->add_option("--fuzz-seed", ra.fuzz_seed, "the fuzzing's seed (default 1; the review prints it)");
     review->add_option("--out", ra.out, "write review.txt, review.json, reproducers/ and oracles/ here");
+    review->add_option("--reply-to", ra.reply_to,
+                       "the patch's mail (mbox): print the review as a threaded reply to it (and write "
+                       "OUT/reply.mbox), ready for git send-email");
     review->add_option("--timeout-ms", ra.timeout_ms, "per solver query (default 10000)")->check(CLI::Range(1u, 3600000u));
     review->add_option("--jobs", ra.jobs, "parallel proofs (default: one per core)")->check(CLI::Range(1u, 4096u));
     review->add_flag("--json", ra.json, "print JSON");

@@ -36,6 +36,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/reply_mail.h"
 #include "cli/review_fuzz.h"
 #include "oracle/process.h"
 #include "proofs/equiv.h"
@@ -137,7 +138,29 @@ int cmd_review(const ReviewArgs &a) {
         throw input_error("review: --kernel " + a.kernel + ": no such file or directory");
     if (!a.out.empty())
         check_output_dir("--out", a.out,
-                         {{"review.txt", false}, {"review.json", false}, {"reproducers", true}, {"oracles", true}});
+                         {{"review.txt", false},
+                          {"review.json", false},
+                          {"reply.mbox", false},
+                          {"reproducers", true},
+                          {"oracles", true}});
+    // The mail to reply to is read first: a bad one fails before the build.
+    std::optional<MailHeaders> mail;
+    if (!a.reply_to.empty())
+        mail = parse_mail_headers(read_input_file(a.reply_to, InputKind::patch), a.reply_to);
+    // The review on stdout (text, its reply mail, or JSON) and in --out.
+    auto emit = [&](const std::string &text, const json &doc) {
+        const std::string reply = mail ? reply_mail(*mail, text) : std::string();
+        if (!a.out.empty()) {
+            write_file_atomic(a.out + "/review.txt", text);
+            write_file_atomic(a.out + "/review.json", doc.dump(2) + "\n");
+            if (mail)
+                write_file_atomic(a.out + "/reply.mbox", reply);
+        }
+        if (a.json)
+            std::cout << doc.dump(2) << "\n";
+        else
+            std::cout << (mail ? reply : text);
+    };
 
     sys::install_signal_handlers();
     auto t0 = std::chrono::steady_clock::now();
@@ -163,14 +186,7 @@ int cmd_review(const ReviewArgs &a) {
         doc["modelled_change"] = false;
         doc["regressions"] = json::array();
         doc["fixes"] = json::array();
-        if (a.json)
-            std::cout << doc.dump(2) << "\n";
-        else
-            std::cout << text;
-        if (!a.out.empty()) {
-            write_file_atomic(a.out + "/review.txt", text);
-            write_file_atomic(a.out + "/review.json", doc.dump(2) + "\n");
-        }
+        emit(text, doc);
         return 0;
     }
     doc["modelled_change"] = true;
@@ -426,13 +442,8 @@ int cmd_review(const ReviewArgs &a) {
                  fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
         if (ec)
             throw input_error("review: cannot copy the oracles to " + a.out + "/oracles: " + ec.message());
-        write_file_atomic(a.out + "/review.txt", text);
-        write_file_atomic(a.out + "/review.json", doc.dump(2) + "\n");
     }
-    if (a.json)
-        std::cout << doc.dump(2) << "\n";
-    else
-        std::cout << text;
+    emit(text, doc);
     return nreg ? 1 : 0;
 }
 

@@ -214,6 +214,36 @@ TEST_CASE("review: text output, --out, a patch that changes nothing modelled, ba
     CHECK(none.code == 0);
     CHECK(none.out.find("changes nothing that schedcheck models") != std::string::npos);
 
+    // --reply-to: the same review as a reply threaded under the patch mail.
+    std::ofstream(s.dir / "mail.mbox") << "From 1234 Mon Sep 17 00:00:00 2001\n"
+                                          "From: A Developer <dev@example.org>\n"
+                                          "To: sched@example.org\n"
+                                          "Message-ID: <patch-1@example.org>\n"
+                                          "References: <cover@example.org>\n"
+                                          "Subject: [PATCH 1/2] sched: a change\n"
+                                          "\n"
+                                          "body\n";
+    fs::path out3 = s.dir / "out3";
+    Run reply = review({"--patch", (s.dir / "other/forward.patch").string(), "--kernel", tree().string(),
+                        "--reply-to", (s.dir / "mail.mbox").string(), "--out", out3.string()});
+    INFO(reply.out);
+    CHECK(reply.code == 0);
+    CHECK(reply.out.rfind("From schedcheck ", 0) == 0);
+    CHECK(reply.out.find("\nSubject: Re: [PATCH 1/2] sched: a change\n") != std::string::npos);
+    CHECK(reply.out.find("\nIn-Reply-To: <patch-1@example.org>\n") != std::string::npos);
+    CHECK(reply.out.find("\nReferences: <cover@example.org> <patch-1@example.org>\n") != std::string::npos);
+    CHECK(reply.out.find("\nTo: A Developer <dev@example.org>\n") != std::string::npos);
+    CHECK(reply.out.find("changes nothing that schedcheck models") != std::string::npos);
+    CHECK(fs::exists(out3 / "reply.mbox"));
+    // A mail without a Message-ID cannot be replied to: exit 2 before any build.
+    std::ofstream(s.dir / "nomsgid.mbox") << "From: x@example.org\nSubject: [PATCH] y\n\nbody\n";
+    fs::path out4 = s.dir / "out4";
+    Run noid = review({"--patch", (s.dir / "other/forward.patch").string(), "--kernel", tree().string(),
+                       "--reply-to", (s.dir / "nomsgid.mbox").string(), "--out", out4.string()});
+    CHECK(noid.code == 2);
+    CHECK(noid.out.find("Message-ID") != std::string::npos);
+    CHECK(!fs::exists(out4));
+
     // Bad input: exit 2 naming the file; nothing left in --out.
     fs::path out2 = s.dir / "out2";
     Run missing = review({"--patch", (s.dir / "nope.patch").string(), "--kernel", tree().string(), "--out",
