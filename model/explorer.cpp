@@ -149,6 +149,22 @@ unsigned Explorer::concretize(const z3::expr &v, unsigned lo, unsigned hi) {
         if (s.is_numeral_u64(k) && k >= lo && k <= hi)
             return static_cast<unsigned>(k);
     }
+    if (!lazy_) {
+        // Asking the solver at each branch: halve the range, so that a
+        // value the path already fixes costs about 2 log2(hi - lo) queries
+        // instead of one per smaller value.  Each leaf is one value, as
+        // below; the conditions do not depend on any model, so a replayed
+        // prefix takes the same branches.
+        while (lo < hi) {
+            unsigned mid = lo + (hi - lo) / 2;
+            z3::expr m = ctx_.num_val(mid, v.get_sort());
+            if (decide(v.is_bv() ? z3::ule(v, m) : v <= m))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        return lo;
+    }
     for (unsigned k = lo; k < hi; ++k)
         if (decide(v == ctx_.num_val(k, v.get_sort())))
             return k;

@@ -23,7 +23,7 @@ namespace sc::proofs::kentry {
 // takes about a minute per proof and one run stopped on an internal error
 // that was not understood in time (see the README's status).
 using PeltInvariants = std::tuple<pelt_inv::TimeAccounted, pelt_inv::DecayMonotone, pelt_inv::UtilBounded,
-                                  pelt_inv::SumAvgConsistent, pelt_inv::NoOverflow>;
+                                  pelt_inv::SumAvgConsistent, pelt_inv::NoOverflow, pelt_inv::RunningConverges>;
 // The moves between a task and its cfs_rq (proofs/cfsrq_invariants.h).
 using PeltCfsRqInvariants = std::tuple<cfsrq_inv::NoUnderflowVisible, cfsrq_inv::CfsRqSumAvgConsistent,
                                        cfsrq_inv::AttachDetachRoundtrip>;
@@ -60,6 +60,9 @@ template <class P, class I> ProofResult prove(const Variant &v, Arch a, const Pr
             r.reason = "not inductive: " + r.reason +
                        " breaks it from a state where it holds (attached); that state is not shown reachable";
         }
+    // What an invariant derives from its proved cases (a time bound).
+    if constexpr (requires { P::template conclude<I>(r); })
+        P::template conclude<I>(r);
     return r;
 }
 

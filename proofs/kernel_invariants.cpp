@@ -222,6 +222,11 @@ void register_kernel_invariants(std::vector<InvariantInfo> &out) {
         "no wrap changes a result: a task update gives the same sched_avg and return value as on every type twice "
         "as wide, each fitting its own type; a search of long sleeps from the zero sched_avg, then induction over "
         "one update (delta < 2^52 - 2^20 ns, every nice weight) with proved bounds on the sums"));
+    out.push_back(Entry<RunningConverges, true>::info(
+        "a task that keeps running at full capacity has util_avg >= 1022 at every update after a bound T (reported, "
+        "in ms) and from then on: one-update lemmas on the deficit of util_sum below the divider's full level, "
+        "proved by induction for updates up to 1024 periods (1.05 s) apart, and T derived from them by exact arithmetic, "
+        "after a search of periodic traces from the zero sched_avg"));
     using namespace cfsrq_inv;
     out.push_back(Entry<NoUnderflowVisible, true>::info(
         "after any move of a task's PELT sums into or out of its cfs_rq (attach, detach, enqueue, dequeue, removed "

@@ -11,6 +11,9 @@
 // last_update_time and now - last_update_time < 2^63 (the kernel reads a
 // larger difference as time going backwards and resynchronises).
 #pragma once
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "proofs/double_width.h"
@@ -166,6 +169,49 @@ template <class A> typename A::u64 weighted_bound(const typename A::uint &pc, co
     return u64(w) * (unit_bound<A>(pc) + u64(47));
 }
 
+// The auxiliary invariant of the state invariants: every sum within its
+// bound, as checks after a step and as requirements on the state before.
+template <class I, class A> void sum_bound_checks(KOut<A> &o, const pelt::sched_avg<A> &sa) {
+    using u64 = typename A::u64;
+    const typename A::boolean t(true);
+    if constexpr (I::shape >= version::v6_1) {
+        o.checks.push_back(le<A>("load_sum within the auxiliary bound", t, "load_sum", sa.load_sum,
+                                 "unit_bound(period_contrib)", unit_bound<A>(sa.period_contrib)));
+        o.checks.push_back(le<A>("runnable_sum within the auxiliary bound", t, "runnable_sum", sa.runnable_sum,
+                                 "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
+    } else {
+        o.checks.push_back(le<A>("load_sum within the auxiliary bound", t, "load_sum", sa.load_sum,
+                                 "weighted_bound(period_contrib, 88761)",
+                                 weighted_bound<A>(sa.period_contrib, typename A::ulong(NICE_WEIGHT_MAX))));
+    }
+    o.checks.push_back(le<A>("util_sum within the auxiliary bound", t, "util_sum", u64(sa.util_sum),
+                             "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
+}
+template <class I, class A> void require_sum_bounds(auto &in, const pelt::sched_avg<A> &sa0) {
+    using u64 = typename A::u64;
+    if constexpr (I::shape >= version::v6_1) {
+        in.require(sa0.load_sum <= unit_bound<A>(sa0.period_contrib), "load_sum within the bound (auxiliary)");
+        in.require(sa0.runnable_sum <= scaled_bound<A>(sa0.period_contrib),
+                   "runnable_sum within the bound (auxiliary)");
+    } else {
+        in.require(sa0.load_sum <= weighted_bound<A>(sa0.period_contrib, typename A::ulong(NICE_WEIGHT_MAX)),
+                   "load_sum within the bound (auxiliary)");
+    }
+    in.require(u64(sa0.util_sum) <= scaled_bound<A>(sa0.period_contrib), "util_sum within the bound (auxiliary)");
+}
+// Every field of a sched_avg, for a trace.
+template <class A> void show_state(KOut<A> &o, const pelt::sched_avg<A> &sa, const char *when) {
+    using u64 = typename A::u64;
+    for (auto [name, v] : {std::pair<const char *, u64>{"load_sum", sa.load_sum},
+                           {"runnable_sum", sa.runnable_sum},
+                           {"util_sum", u64(sa.util_sum)},
+                           {"load_avg", u64(sa.load_avg)},
+                           {"runnable_avg", u64(sa.runnable_avg)},
+                           {"util_avg", u64(sa.util_avg)},
+                           {"period_contrib", u64(sa.period_contrib)},
+                           {"last_update_time", sa.last_update_time}})
+        o.shown.push_back({std::string(name) + " " + when, v});
+}
 // ---------------------------------------------------------------------------
 // pelt.time_accounted: after an update at `now`, the time not yet accounted
 // (now - last_update_time) is below one 1024ns unit, and last_update_time
@@ -699,35 +745,6 @@ struct NoOverflow {
     template <class I> static std::vector<std::map<std::string, std::uint64_t>> search_points(Arch a, const KCase &c) {
         return SumAvgConsistent::search_points<I>(a, c);
     }
-    // The auxiliary invariant: the sums within their bounds.
-    template <class I, class A> static void sums_within(KOut<A> &o, const pelt::sched_avg<A> &sa) {
-        using u64 = typename A::u64;
-        const typename A::boolean t(true);
-        if constexpr (I::shape >= version::v6_1) {
-            o.checks.push_back(le<A>("load_sum within the auxiliary bound", t, "load_sum", sa.load_sum,
-                                     "unit_bound(period_contrib)", unit_bound<A>(sa.period_contrib)));
-            o.checks.push_back(le<A>("runnable_sum within the auxiliary bound", t, "runnable_sum", sa.runnable_sum,
-                                     "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
-        } else {
-            o.checks.push_back(le<A>("load_sum within the auxiliary bound", t, "load_sum", sa.load_sum,
-                                     "weighted_bound(period_contrib, 88761)",
-                                     weighted_bound<A>(sa.period_contrib, typename A::ulong(NICE_WEIGHT_MAX))));
-        }
-        o.checks.push_back(le<A>("util_sum within the auxiliary bound", t, "util_sum", u64(sa.util_sum),
-                                 "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
-    }
-    template <class I, class A> static void require_sums_within(auto &in, const pelt::sched_avg<A> &sa0) {
-        using u64 = typename A::u64;
-        if constexpr (I::shape >= version::v6_1) {
-            in.require(sa0.load_sum <= unit_bound<A>(sa0.period_contrib), "load_sum within the bound (auxiliary)");
-            in.require(sa0.runnable_sum <= scaled_bound<A>(sa0.period_contrib),
-                       "runnable_sum within the bound (auxiliary)");
-        } else {
-            in.require(sa0.load_sum <= weighted_bound<A>(sa0.period_contrib, typename A::ulong(NICE_WEIGHT_MAX)),
-                       "load_sum within the bound (auxiliary)");
-        }
-        in.require(u64(sa0.util_sum) <= scaled_bound<A>(sa0.period_contrib), "util_sum within the bound (auxiliary)");
-    }
     // The sums' half at the width of B: 6.x's ___update_load_sum(); v4.12's
     // takes the weight as load (its load_sum is weighted) and has no
     // runnable signal.
@@ -741,18 +758,6 @@ struct NoOverflow {
             return I::template on<B>::___update_load_sum(now, sa, load * weight, typename B::ulong(0), running);
         else
             throw std::logic_error("pelt.no_overflow does not apply before v4.12");
-    }
-    template <class A> static void show_state(KOut<A> &o, const pelt::sched_avg<A> &sa, const char *when) {
-        using u64 = typename A::u64;
-        for (auto [name, v] : {std::pair<const char *, u64>{"load_sum", sa.load_sum},
-                               {"runnable_sum", sa.runnable_sum},
-                               {"util_sum", u64(sa.util_sum)},
-                               {"load_avg", u64(sa.load_avg)},
-                               {"runnable_avg", u64(sa.runnable_avg)},
-                               {"util_avg", u64(sa.util_avg)},
-                               {"period_contrib", u64(sa.period_contrib)},
-                               {"last_update_time", sa.last_update_time}})
-            o.shown.push_back({std::string(name) + " " + when, v});
     }
     // The sums' half from sa0 at both widths: the checks of its results and
     // the trace.  Returns the kernel-width state and return value.
@@ -813,7 +818,7 @@ struct NoOverflow {
             in.template var<u64>("unused", 0, 0);
             return [=]() {
                 KOut<A> o;
-                sums_within<I, A>(o, pelt::sched_avg<A>{});
+                sum_bound_checks<I, A>(o, pelt::sched_avg<A>{});
                 return o;
             };
         }
@@ -825,7 +830,7 @@ struct NoOverflow {
                     compare_avgs<I, A>(o, sa, st.weight);
             });
         const pelt::sched_avg<A> sa0 = any_avg<A>(in);
-        require_sums_within<I, A>(in, sa0);
+        require_sum_bounds<I, A>(in, sa0);
         if (c.kind == STEP_AVGS) {
             const auto w = in.template var<typename A::ulong>("weight", NICE_0_WEIGHT_MIN, NICE_WEIGHT_MAX);
             return [=]() {
@@ -841,7 +846,7 @@ struct NoOverflow {
         in.require(st.delta_ns < u64(SAFE_DELTA_NS), "now - last_update_time < 2^52 - 2^20");
         return [=]() {
             KOut<A> o;
-            sums_within<I, A>(o, compare_sums<I, A>(o, sa0, st).first);
+            sum_bound_checks<I, A>(o, compare_sums<I, A>(o, sa0, st).first);
             return o;
         };
     }
@@ -858,6 +863,245 @@ struct NoOverflow {
         w.runnable_avg = typename W::ulong(a.runnable_avg);
         w.util_avg = typename W::ulong(a.util_avg);
         return w;
+    }
+};
+
+} // namespace sc::proofs::pelt_inv
+
+namespace sc::proofs::pelt_inv {
+
+// ---------------------------------------------------------------------------
+// pelt.running_converges: a task that keeps running on a CPU of full
+// capacity reaches full utilisation, util_avg >= 1022 (within 2 of 1024),
+// within a bound T that is reported, and stays there while it runs.
+//
+// The measure is the deficit of util_sum below the divider's full level,
+//   P = ((PELT_MIN_DIVIDER + period_contrib) << 10) - util_sum,
+// which an exact, always-running sum would bring to 0 as y^k per period.
+// The kernel's update does the same up to the truncations of decay_load():
+// with k >= 1 boundaries crossed, 6.x's new sums give
+//   P' = 1024 decay(LOAD_AVG_MAX, k) - 1024 decay(1024 - pc, k) - decay(util_sum, k),
+// each decay below its exact value by less than one unit (two once it
+// shifts first, k >= 32), so P' <= y^k max(P, 0) + E_k with E_k = 1026
+// (k < 32) or 2050.  With no boundary crossed the sum and the divider grow
+// by the same delta << 10: P' = P.  These one-update lemmas are what the
+// solver proves, on the implementation's own code, from every state within
+// the sums' bounds (auxiliary, proved with them), with y^k an upper bound
+// of our own (ceil(2^32 2^(-k/32)) / 2^32), not the kernel's table.
+//
+// The rest is exact arithmetic on constants (conclude() below): from the
+// largest deficit ((PELT_MIN_DIVIDER + 1023) << 10, a zero util_sum), the
+// worst split of K crossed periods into updates of 1..K_MAX periods gives a
+// deficit V(K); T is the first K from which V stays <= P_FULL, and P_FULL is
+// closed under every lemma.  A last case proves that ___update_load_avg()
+// from a deficit <= P_FULL gives util_avg >= 1022, and an update crossing
+// no boundary keeps util_avg (or one >= 1022).
+//
+// Domain: the updates of the running task cross at most K_MAX = 1024
+// periods (1.05 s): the tick updates a running task at least every 10 ms
+// (HZ >= 100), and a nohz_full CPU's residual tick once a second.  Each
+// crossed-period count is a case of its own in the integer encoding (about
+// 20 ms each); a gap above 1024 periods is not covered.
+namespace running {
+constexpr std::uint64_t UTIL_FULL_MIN = 1022;
+constexpr std::uint64_t HORIZON_MS = 1000; // the claim's horizon: the search checks it, T must be within it
+constexpr std::uint64_t K_MAX = 1024;
+constexpr std::uint64_t P_FULL = 2 * pelt::PELT_MIN_DIVIDER; // deficit <= 2 dividers: util_avg >= 1022
+constexpr std::uint64_t P_START = (pelt::PELT_MIN_DIVIDER + 1023) << 10; // util_sum == 0
+
+inline std::uint64_t slack(std::uint64_t k) { return k < 32 ? 1026 : 2050; }
+// An upper bound of 2^32 y^k, y = 2^(-1/32): long double holds 2^32 y^k
+// to far better than the one unit added.
+inline std::uint64_t y_factor(std::uint64_t k) {
+    static const std::vector<std::uint64_t> table = [] {
+        std::vector<std::uint64_t> t(K_MAX + 1);
+        for (std::uint64_t i = 0; i <= K_MAX; ++i)
+            t[i] = static_cast<std::uint64_t>(std::floor(std::exp2l(32.0L - static_cast<long double>(i) / 32.0L))) + 1;
+        return t;
+    }();
+    return table.at(k);
+}
+// The lemma's bound on P' from p = max(P, 0) after k >= 1 crossed periods.
+inline std::uint64_t step_bound(std::uint64_t p, std::uint64_t k) { return ((p * y_factor(k)) >> 32) + slack(k); }
+
+// The first K from which every split of K crossed periods into updates of
+// 1..K_MAX periods leaves the deficit <= P_FULL; 0 if the lemmas do not
+// give one within `limit` periods (or P_FULL is not closed under them).
+inline std::uint64_t periods_to_full(std::uint64_t limit = 8192) {
+    for (std::uint64_t k = 1; k <= K_MAX; ++k)
+        if (step_bound(P_FULL, k) > P_FULL)
+            return 0;
+    std::vector<std::uint64_t> v(limit + 1, 0);
+    v[0] = P_START;
+    std::uint64_t first_ok = 0;
+    bool run = false;
+    for (std::uint64_t K = 1; K <= limit; ++K) {
+        for (std::uint64_t k = 1; k <= std::min(K, K_MAX); ++k)
+            v[K] = std::max(v[K], step_bound(v[K - k], k));
+        if (v[K] <= P_FULL) {
+            if (!run)
+                first_ok = K;
+            run = true;
+            // K_MAX consecutive periods within P_FULL: every later V(K)
+            // comes from one of them by a lemma, and P_FULL is closed.
+            if (K - first_ok + 1 >= K_MAX)
+                return first_ok;
+        } else {
+            run = false;
+        }
+    }
+    return 0;
+}
+} // namespace running
+
+struct RunningConverges {
+    static constexpr const char *id = "pelt.running_converges";
+    static constexpr bool integer_first = true;
+    static constexpr bool induction = true;
+    static constexpr bool lazy = false; // a fixed crossed-period count decides most branches through the domain
+    enum : int { NO_CROSS = 10, CROSS = 100 }; // CROSS + k: k boundaries crossed
+    template <class I> static bool applies() { return I::shape >= version::v4_12; }
+    template <class I> static std::string domain(Arch) {
+        return std::string("a task always on_rq and running on a CPU of full capacity, weight 15..88761; search: "
+                           "from the zero sched_avg, updates at first_us = 0..1023 units, then every 1024 units up "
+                           "to 1024 times, util_avg checked from 1000 ms on; induction: every state with "
+                           "P = ((47742 - 1024 + period_contrib) << 10) - util_sum and the auxiliary invariant "
+                           "(proved with it) ") +
+               (I::shape >= version::v6_1 ? "load_sum <= 47742 - 1024 + period_contrib, runnable_sum"
+                                          : "load_sum <= 88761 * (47742 - 1024 + period_contrib + 47), util_sum") +
+               (I::shape >= version::v6_1 ? ", util_sum" : "") +
+               " <= ((47742 - 1024 + period_contrib) << 10) + 47742, other fields over their machine range; one "
+               "update crossing k = 0..1024 period boundaries (0 <= now - last_update_time < 2^63), the sums' half "
+               "___update_load_sum() for k >= 1: P' <= y^k max(P, 0) + (1026 if k < 32, else 2050), y^k rounded "
+               "up; k = 0, the whole update: P' <= max(P, 0), util_avg' >= min(util_avg, 1022); "
+               "___update_load_avg() from P <= 2 * 46718: util_avg >= 1022; base case: the zero sched_avg; the "
+               "time bound from these lemmas by exact arithmetic";
+    }
+    template <class I> static std::vector<KCase> cases(Arch) {
+        KCase search{"reachable trace: a task always running, updated every 1024 units", -1, SEARCH, {}};
+        search.search = true;
+        search.searched = "util_avg from 1000 ms on, over periodic traces of 1024 updates at each of the 1024 phases";
+        std::vector<KCase> cs = {search, {"base case: the zero sched_avg", -1, BASE, {}},
+                                 {"induction step: no boundary crossed", -1, NO_CROSS, {}}};
+        for (std::uint64_t k = 1; k <= running::K_MAX; ++k)
+            cs.push_back({"induction step: " + std::to_string(k) + (k == 1 ? " boundary" : " boundaries") + " crossed",
+                          -1, CROSS + static_cast<int>(k), {}});
+        cs.push_back({"induction step: ___update_load_avg() from P <= 2 * 46718", -1, STEP_AVGS, {}});
+        return cs;
+    }
+    template <class I> static std::vector<std::map<std::string, std::uint64_t>> search_points(Arch, const KCase &) {
+        return periodic_points(1024, 1024);
+    }
+    // (divider << 10) for a period_contrib: P = this - util_sum.
+    template <class A> static typename A::u64 full(const pelt::sched_avg<A> &sa) {
+        return unit_bound<A>(sa.period_contrib) << 10;
+    }
+    // min(a, b) as one term (no branch: no path split, and usable while
+    // the domain is built).
+    template <class U> static U min_term(const U &a, const U &b) {
+        if constexpr (std::is_integral_v<U>)
+            return std::min(a, b);
+        else
+            return U(z3::ite((a < b).e, a.e, b.e));
+    }
+    // max(P, 0), without a wrap in either encoding.
+    template <class A> static typename A::u64 deficit(const pelt::sched_avg<A> &sa) {
+        const typename A::u64 f = full<A>(sa);
+        return f - min_term(typename A::u64(sa.util_sum), f);
+    }
+    template <class A> static void show(KOut<A> &o, const pelt::sched_avg<A> &sa, const char *when) {
+        o.shown.push_back({std::string("util_sum ") + when, typename A::u64(sa.util_sum)});
+        o.shown.push_back({std::string("period_contrib ") + when, typename A::u64(sa.period_contrib)});
+        o.shown.push_back({std::string("max(P, 0) ") + when, deficit<A>(sa)});
+        o.shown.push_back({std::string("util_avg ") + when, typename A::u64(sa.util_avg)});
+    }
+    template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
+        using u64 = typename A::u64;
+        using ulong = typename A::ulong;
+        const typename A::boolean t(true);
+        if (c.kind == SEARCH)
+            return pattern_trace<I, A>(in, [=](KOut<A> &o, const pelt::sched_avg<A> &, const pelt::sched_avg<A> &after,
+                                                const TaskStep<A> &st) {
+                // Only while the task runs: the inputs may be shrunk to a trace that does not.
+                o.checks.push_back(le<A>("util_avg >= 1022 after running for 1000 ms",
+                                         st.now >= u64(running::HORIZON_MS * 1000000) && st.load == ulong(1) &&
+                                             st.running == typename A::sint(1),
+                                         "1022",
+                                         u64(running::UTIL_FULL_MIN), "util_avg", after.util_avg));
+                show<A>(o, after, "after");
+            });
+        if (c.kind == BASE) {
+            in.template var<u64>("unused", 0, 0);
+            return [=]() {
+                KOut<A> o;
+                sum_bound_checks<I, A>(o, pelt::sched_avg<A>{});
+                return o;
+            };
+        }
+        const pelt::sched_avg<A> sa0 = any_avg<A>(in);
+        require_sum_bounds<I, A>(in, sa0);
+        if (c.kind == STEP_AVGS) {
+            const auto w = in.template var<ulong>("weight", NICE_0_WEIGHT_MIN, NICE_WEIGHT_MAX);
+            in.require(deficit<A>(sa0) <= u64(running::P_FULL), "max(P, 0) <= 2 * 46718");
+            return [=]() {
+                pelt::sched_avg<A> sa = sa0;
+                avgs_half<I, A>(sa, w);
+                KOut<A> o;
+                o.checks.push_back(le<A>("util_avg >= 1022 from a deficit <= 2 * 46718", t, "1022",
+                                         u64(running::UTIL_FULL_MIN), "util_avg", sa.util_avg));
+                sum_bound_checks<I, A>(o, sa);
+                show<A>(o, sa0, "before");
+                show<A>(o, sa, "after");
+                return o;
+            };
+        }
+        const TaskStep<A> st = any_task_step<A>(in, sa0);
+        in.require(st.load == ulong(1) && st.running == typename A::sint(1), "on_rq and running");
+        const u64 periods = ((st.delta_ns >> 10) + u64(sa0.period_contrib)) >> 10;
+        const std::uint64_t k = c.kind == NO_CROSS ? 0 : static_cast<std::uint64_t>(c.kind - CROSS);
+        in.require(periods == u64(k), "the update crosses " + std::to_string(k) + " period boundaries");
+        return [=]() {
+            pelt::sched_avg<A> sa = sa0;
+            KOut<A> o;
+            const u64 p0 = deficit<A>(sa0);
+            if (k == 0) {
+                I::template on<A>::update_load_avg(st.now, sa, st.load, st.runnable, st.running, st.weight);
+                o.checks.push_back(le<A>("P' <= max(P, 0) with no boundary crossed", t, "(divider' << 10)",
+                                         full<A>(sa), "util_sum' + max(P, 0)", u64(sa.util_sum) + p0));
+                o.checks.push_back(le<A>("util_avg kept, or >= 1022, with no boundary crossed", t,
+                                         "min(util_avg before, 1022)",
+                                         min_term(u64(sa0.util_avg), u64(running::UTIL_FULL_MIN)), "util_avg after",
+                                         sa.util_avg));
+            } else {
+                sums_half<I, A>(sa, st);
+                const std::uint64_t y = running::y_factor(k), e = running::slack(k);
+                o.checks.push_back(le<A>(fmt::format("P' <= y^{} max(P, 0) + {}", k, e), t, "(divider' << 10)",
+                                         full<A>(sa),
+                                         fmt::format("util_sum' + ((max(P, 0) * {}) >> 32) + {}", y, e),
+                                         u64(sa.util_sum) + ((p0 * u64(y)) >> 32) + u64(e)));
+            }
+            sum_bound_checks<I, A>(o, sa);
+            show<A>(o, sa0, "before");
+            o.shown.push_back({"now - last_update_time", st.delta_ns});
+            show<A>(o, sa, "after");
+            return o;
+        };
+    }
+    // Every lemma proved: the time bound, by exact arithmetic on them.
+    template <class I> static void conclude(ProofResult &r) {
+        if (r.verdict != Verdict::PROVED)
+            return;
+        const std::uint64_t K = running::periods_to_full();
+        const std::uint64_t ms = (K * 1024 + 999) / 1000;
+        if (K == 0 || ms > running::HORIZON_MS) {
+            r.verdict = Verdict::UNKNOWN;
+            r.reason = "the proved one-update lemmas give no bound within 1000 ms";
+            return;
+        }
+        r.bound = ms;
+        r.bound_kind = "ms";
+        r.reason = fmt::format("util_avg >= 1022 at every update after {} ms of running ({} crossed periods) "
+                               "and from then on; lemmas proved by induction, bound by exact arithmetic", ms, K);
     }
 };
 
