@@ -82,6 +82,9 @@ struct KCase {
     // Overrides P::integer_first for this case (some cases of one invariant
     // are cheap in integers and costly on bit-vectors, others the reverse).
     std::optional<bool> integer_first;
+    // Overrides P::lazy for this case (a case whose domain fixes most
+    // branches is cheaper when the explorer asks the solver at each).
+    std::optional<bool> lazy;
 };
 
 // Whether A is a concrete arithmetic (a search case's trace runs only there).
@@ -322,7 +325,9 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
             // Lazy exploration asks the solver nothing per branch, which pays
             // for loop-free code; where the case split decides most branches
             // only through the domain, asking prunes the dead ones early.
-            if constexpr (requires { P::lazy; })
+            if (cs.lazy)
+                ex.set_lazy(*cs.lazy);
+            else if constexpr (requires { P::lazy; })
                 ex.set_lazy(P::lazy);
             else
                 ex.set_lazy(true);
