@@ -30,7 +30,8 @@ FUZZ_SECONDS ?= 60
 OUT ?= out
 
 DEB_PACKAGES := build-essential cmake pkg-config libz3-dev z3 catch2 clang libclang-rt-14-dev \
-                afl++ libcli11-dev nlohmann-json3-dev libfmt-dev linux-source-6.1 linux-source-6.12
+                afl++ libcli11-dev nlohmann-json3-dev libfmt-dev linux-source-6.1 linux-source-6.12 \
+                python3-jsonschema
 
 # libFuzzer harnesses of every parser; each has its seed corpus in
 # corpora/<name without _fuzz>.

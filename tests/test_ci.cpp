@@ -242,10 +242,26 @@ TEST_CASE("junit and sarif: one test case per proof, one result per unexpected c
     CHECK(x.find("<failure message=\"COUNTEREXAMPLE (expected PROVED)\" type=\"COUNTEREXAMPLE\">" + first_line) !=
           std::string::npos);
 
-    // SARIF 2.1.0, checked by hand against the required properties of the
-    // published schema: sarifLog{version, runs}, run{tool}, tool{driver},
-    // driver{name}, result{message{text}}, region.startLine >= 1, level in
-    // its enumeration, ruleIndex pointing at the rule named by ruleId.
+    // SARIF 2.1.0: valid against the published schema (stored in
+    // tests/data; python3-jsonschema validates), and a copy with a level
+    // outside the schema's enumeration is not, so the check can fail.
+    const std::string src = SCHEDCHECK_SOURCE_DIR;
+    const std::string schema = src + "/tests/data/sarif-schema-2.1.0.json";
+    Run v = run_argv({"python3", src + "/tests/validate_json.py", schema, (d / "log.sarif").string()});
+    INFO(v.out);
+    CHECK(v.code == 0);
+    {
+        json bad = read_json(d / "log.sarif");
+        REQUIRE(bad["runs"][0]["results"].size() == 1);
+        bad["runs"][0]["results"][0]["level"] = "fatal";
+        std::ofstream(d / "bad.sarif") << bad.dump();
+        Run vb = run_argv({"python3", src + "/tests/validate_json.py", schema, (d / "bad.sarif").string()});
+        CHECK(vb.code == 1);
+        CHECK(vb.out.find("/runs/0/results/0/level") != std::string::npos);
+    }
+    // And by hand, the properties the dashboards read: sarifLog{version,
+    // runs}, run{tool}, tool{driver}, driver{name}, result{message{text}},
+    // region.startLine >= 1, ruleIndex pointing at the rule named by ruleId.
     json s = read_json(d / "log.sarif");
     CHECK(s["version"] == "2.1.0");
     REQUIRE(s["runs"].is_array());
