@@ -4,7 +4,8 @@
 #   make run      prove the built-in matrix, print the verdict table,
 #                 write counterexample reports and reproducers under out/
 #   make test     unit and regression tests, corpus replay under ASan+UBSan
-#   make fuzz     libFuzzer and AFL++ runs of the property harness
+#   make fuzz     libFuzzer and AFL++ runs of the property and differential
+#                 harnesses, then libFuzzer runs of every parser harness
 #   make bench    speed figures (ratios measured in one run)
 #   make equiv    the variants against the oracles extracted from seed 000
 #                 and from the Linux 6.1 and 6.12 sources
@@ -13,6 +14,8 @@
 #                 what `prove --shard I/N` balances)
 #   make fuzz JOBS=N      libFuzzer, then AFL++ as 1 -M and N-1 -S instances
 #   make fuzz-report      crashes, corpus size and coverage of the last runs
+#   make fuzz-parsers     the parser harnesses alone under ASan+UBSan,
+#                         FUZZ_SECONDS each, JOBS at a time
 #   make corpus-min       minimise every corpus, keeping named regression inputs
 #   make cflite-test      .clusterfuzzlite/build.sh as the services run it, and
 #                         each harness for a few seconds
@@ -45,7 +48,7 @@ ALL_HARNESSES := cpuload_property_fuzz differential_fuzz $(PARSER_HARNESSES)
 # the property harness's corpora/cpuload.
 CORPUS_OF = corp() { case $$1 in cpuload_property_fuzz) echo corpora/cpuload;; *) echo corpora/$${1%_fuzz};; esac; }
 
-.PHONY: bench-fuzz fuzz-prop-build
+.PHONY: bench-fuzz fuzz-prop-build fuzz-parsers
 .PHONY: all deps build run test fuzz bench equiv install clean corpus-replay timings fuzz-report corpus-min \
         cflite-test coverage deb
 
@@ -145,6 +148,16 @@ fuzz: deps
 	  afl-fuzz -V $(FUZZ_SECONDS) -i corpora/differential -o $(AFLBUILD)/findings-differential \
 	  -- ./$(AFLBUILD)/fuzz/differential_afl
 	@$(MAKE) --no-print-directory fuzz-report
+	@$(MAKE) --no-print-directory fuzz-parsers
+
+# The parser harnesses (reproducer and expected-verdict readers, patch and
+# mbox parser, C definition extractor) under ASan+UBSan, the build of
+# corpus-replay; each prints its CPU time and what it found.
+fuzz-parsers: deps
+	CC=clang CXX=clang++ cmake -S . -B $(SANBUILD) -DCMAKE_BUILD_TYPE=Debug \
+	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
+	cmake --build $(SANBUILD) -j $(JOBS) --target $(PARSER_HARNESSES)
+	fuzz/run-parsers.sh $(SANBUILD) $(FUZZ_SECONDS) $(JOBS) $(PARSER_HARNESSES)
 
 # What the last `make fuzz` left: crashes per instance, corpus sizes, and
 # AFL++'s own edge coverage (bitmap_cvg) and speed per instance.

@@ -19,12 +19,9 @@
 namespace sc::proofs::kentry {
 
 // In catalogue order.
-// pelt_inv::LoadBounded is written but not registered yet: on 6.x its
-// sums' half times out on bit-vectors (about a minute per proof), and on
-// v4.12 its auxiliary bound (with the 47 * weight rounding slack) is too
-// loose to be inductive (see the README's status).
 using PeltInvariants = std::tuple<pelt_inv::TimeAccounted, pelt_inv::DecayMonotone, pelt_inv::UtilBounded,
-                                  pelt_inv::SumAvgConsistent, pelt_inv::NoOverflow, pelt_inv::RunningConverges>;
+                                  pelt_inv::LoadBounded, pelt_inv::SumAvgConsistent, pelt_inv::NoOverflow,
+                                  pelt_inv::RunningConverges>;
 // The moves between a task and its cfs_rq (proofs/cfsrq_invariants.h).
 using PeltCfsRqInvariants = std::tuple<cfsrq_inv::NoUnderflowVisible, cfsrq_inv::CfsRqSumAvgConsistent,
                                        cfsrq_inv::AttachDetachRoundtrip>;

@@ -214,6 +214,9 @@ void register_kernel_invariants(std::vector<InvariantInfo> &out) {
     out.push_back(Entry<UtilBounded, true>::info(
         "a task's util_avg (and 6.x's runnable_avg) never exceeds 1024 at full capacity: by induction over one "
         "update with a proved bound on the sums, after a search of periodic traces from the zero sched_avg"));
+    out.push_back(Entry<LoadBounded, true>::info(
+        "a task's load_avg never exceeds its weight: by induction over one update with a proved bound on load_sum, "
+        "the sums' half split by the boundaries crossed, after a search of periodic traces from the zero sched_avg"));
     out.push_back(Entry<SumAvgConsistent, true>::info(
         "a non-zero load_avg, runnable_avg or util_avg never sits on a zero *_sum: by induction over one task "
         "update from every state where it holds (with proved bounds on the sums), base case the zero sched_avg, "

@@ -24,11 +24,9 @@
 // error; unknown is UNKNOWN with the solver's reason.
 #pragma once
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <optional>
@@ -43,6 +41,7 @@
 #include "proofs/inputs.h"
 #include "proofs/invariant.h"
 #include "proofs/query_cache.h"
+#include "proofs/solver_retry.h"
 
 namespace sc::proofs {
 
@@ -197,92 +196,28 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
         return res;
     };
 
-    // One query on top of what s holds.  The incremental solver carries what
-    // earlier cases left (learnt lemmas, the arithmetic set-up for
-    // incremental use) and may give up on a query that a fresh solver
-    // settles at once: fresh ones are asked (see the strategies below), the
-    // last with the whole timeout.  Returns the solver that answered.
+    // One query on top of what s holds, answered from the run's cache of
+    // unsat queries when it can be; when the incremental solver gives up,
+    // fresh ones are asked (proofs/solver_retry.h).  Returns the solver that
+    // answered, whose model a sat answer reads.
     std::optional<z3::solver> fresh;
-    enum class Strategy { plain, arith2, nlsat, seed, last };
-    std::vector<Strategy> strategies = {Strategy::plain, Strategy::arith2, Strategy::nlsat, Strategy::seed};
+    SolverRetry retry(ctx, opt.timeout_ms);
     auto ask = [&](z3::solver &s, z3::check_result &r) -> z3::solver & {
         ++res.queries;
+        fresh.reset();
         std::string key;
         if (query_cache::enabled()) {
             key = query_cache::canonical(s.to_smt2());
             if (query_cache::known_unsat(key)) {
                 r = z3::unsat;
-                fresh.reset();
                 return s;
             }
         }
-        struct Record {
-            const std::string &key;
-            z3::check_result &r;
-            ~Record() {
-                if (r == z3::unsat && !key.empty())
-                    query_cache::record_unsat(key);
-            }
-        } record{key, r};
-        static const char *slow_dir = std::getenv("SCHEDCHECK_DUMP_SLOW");
-        const auto tq = std::chrono::steady_clock::now();
         r = s.check();
-        fresh.reset();
-        if (slow_dir && r == z3::unknown) {
-            // SCHEDCHECK_DUMP_SLOW=DIR keeps each query the incremental
-            // solver gave up on, for study with the z3 command line.
-            static std::atomic<unsigned> n{0};
-            std::ofstream(std::string(slow_dir) + "/q" + std::to_string(n++) + ".smt2") << s.to_smt2();
-        }
-        // Fresh attempts with short timeouts, each a different strategy:
-        // the default solver, the older arithmetic solver (often quick on
-        // products of two inputs), on the integer encoding nlsat on the
-        // real relaxation of the query (only its unsat is taken: a
-        // relaxation without a model proves that the integer query has
-        // none; it settles at once some products the others take seconds
-        // on), another random seed; then one with the whole timeout.  The
-        // strategy that answered goes first next time: the cases of a
-        // proof ask similar queries.
-        const bool integer = &s == &solvers[static_cast<int>(model::Encoding::integer)];
-        for (std::size_t n = 0; r == z3::unknown && n <= strategies.size(); ++n) {
-            const Strategy st = n < strategies.size() ? strategies[n] : Strategy::last;
-            if (st == Strategy::nlsat) {
-                if (!integer)
-                    continue;
-                z3::solver nl = z3::try_for(z3::tactic(ctx, "qfnra-nlsat"), std::min(opt.timeout_ms, 100u)).mk_solver();
-                for (const auto &a : s.assertions())
-                    nl.add(a);
-                ++res.queries;
-                z3::check_result nr = z3::unknown;
-                try {
-                    nr = nl.check();
-                } catch (const z3::exception &) {
-                    // the tactic refused the query: ask the others
-                }
-                if (nr == z3::unsat) {
-                    fresh.emplace(nl);
-                    r = z3::unsat;
-                }
-            } else {
-                fresh.emplace(ctx);
-                z3::params fp(ctx);
-                fp.set("timeout", st == Strategy::last ? opt.timeout_ms : std::min(opt.timeout_ms, 500u));
-                fp.set("random_seed", st == Strategy::seed ? 7u : st == Strategy::last ? 14u : 0u);
-                if (st == Strategy::arith2)
-                    fp.set("arith.solver", 2u);
-                fresh->set(fp);
-                for (const auto &a : s.assertions())
-                    fresh->add(a);
-                ++res.queries;
-                r = fresh->check();
-            }
-            if (slow_dir)
-                std::fprintf(stderr, "slow query: strategy %d %s after %.3f s\n", static_cast<int>(st),
-                             r == z3::unsat ? "unsat" : r == z3::sat ? "sat" : "unknown",
-                             std::chrono::duration<double>(std::chrono::steady_clock::now() - tq).count());
-            if (r != z3::unknown && n > 0 && n < strategies.size())
-                std::rotate(strategies.begin(), strategies.begin() + n, strategies.begin() + n + 1);
-        }
+        if (r == z3::unknown)
+            r = retry.retry(s, &s == &solvers[static_cast<int>(model::Encoding::integer)], fresh, res.queries);
+        if (r == z3::unsat && !key.empty())
+            query_cache::record_unsat(key);
         return fresh ? *fresh : s;
     };
 

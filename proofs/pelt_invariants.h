@@ -404,36 +404,6 @@ struct SumAvgConsistent {
     }
 };
 
-// ---------------------------------------------------------------------------
-// The cases of a bounded-signal invariant (util_bounded, load_bounded): a
-// search of periodic traces from the zero sched_avg, the base case, and the
-// induction step.  The search runs first: a trace it finds starts from the
-// initial state, so it is a real counterexample; the step alone could only
-// say "not inductive".
-//
-// On 6.x the step is taken in its two halves, as update_load_avg() is made
-// of them: ___update_load_sum() keeps the sums within their bound (and
-// leaves the averages alone), and ___update_load_avg(), from sums within
-// it, gives averages within the property (and leaves the sums alone).
-// Proving the division through the sums' decay in one query does not
-// finish; the halves compose to the same statement.
-enum : int { STEP_WHOLE = 0, BASE = 1, SEARCH = 2, STEP_SUMS = 3, STEP_AVGS = 4 };
-inline std::vector<KCase> bounded_cases(const std::string &searched, bool halves) {
-    KCase search{"reachable trace: a task always running, updated every 1024 units", -1, SEARCH, {}};
-    search.search = true;
-    search.searched = searched;
-    std::vector<KCase> cs = {search, {"base case: the zero sched_avg", -1, BASE, {}}};
-    if (halves) {
-        cs.push_back({"induction step: ___update_load_sum() keeps the sums within their bound", -1, STEP_SUMS, {}});
-        KCase avgs{"induction step: ___update_load_avg() from sums within their bound", -1, STEP_AVGS, {}};
-        avgs.integer_first = true; // a division of bounded terms: instant in integers
-        cs.push_back(avgs);
-    } else {
-        cs.push_back({"induction step: any update", -1, STEP_WHOLE, {}});
-    }
-    return cs;
-}
-
 // The sums' half of one task update, as update_load_avg() calls it: 6.x's
 // ___update_load_sum(); v4.12's takes the weight as load (its load_sum is
 // weighted) and has no runnable signal.  It must leave the averages alone.
@@ -459,6 +429,9 @@ inline std::vector<std::map<std::string, std::uint64_t>> periodic_points(std::ui
                        {"weight", weight}});
     return pts;
 }
+
+// The kinds of the cases of the state invariants below.
+enum : int { BASE = 1, SEARCH = 2, STEP_SUMS = 3, STEP_AVGS = 4 };
 
 // ---------------------------------------------------------------------------
 // An induction step split by the number k of period boundaries the update
@@ -496,15 +469,37 @@ void require_crossing(In &in, const pelt::sched_avg<A> &sa0, const TaskStep<A> &
         in.require(periods == u64(k), "the update crosses " + std::to_string(k) + " period boundaries");
 }
 
-// v4.12's sums' half with k free is not decided within the timeout (its
-// load_sum adds weight * contrib, a product of two inputs): the step is
-// split by k.  (6.x's searches end its proofs before that step.)
-template <class I> void split_v4_12_sums(std::vector<KCase> &cs) {
-    if constexpr (I::shape == version::v4_12) {
-        std::erase_if(cs, [](const KCase &c) { return c.kind == STEP_SUMS; });
+// ---------------------------------------------------------------------------
+// The cases of a bounded-signal invariant (util_bounded, load_bounded): a
+// search of periodic traces from the zero sched_avg, the base case, and the
+// induction step.  The search runs first: a trace it finds starts from the
+// initial state, so it is a real counterexample; the step alone could only
+// say "not inductive".
+//
+// The step is taken in its two halves, as update_load_avg() is made of
+// them: ___update_load_sum() keeps the sums within their bound (and leaves
+// the averages alone), and ___update_load_avg(), from sums within it, gives
+// averages within the property (and leaves the sums alone).  Proving the
+// division through the sums' decay in one query does not finish; the
+// halves compose to the same statement.  With `split_sums` the sums' half
+// is split by the boundaries crossed (crossing_cases): with k free it is
+// not decided within the timeout, as v4.12's load_sum adds weight *
+// contrib (a product of two inputs), and 6.x's decay of a symbolic sum by
+// a symbolic table entry is a product on bit-vectors.
+inline std::vector<KCase> bounded_cases(const std::string &label, const std::string &searched, bool split_sums) {
+    KCase search{label, -1, SEARCH, {}};
+    search.search = true;
+    search.searched = searched;
+    std::vector<KCase> cs = {search, {"base case: the zero sched_avg", -1, BASE, {}}};
+    if (split_sums)
         for (KCase &c : crossing_cases("___update_load_sum() keeps the sums within their bound", DECAY_HORIZON, true))
             cs.push_back(std::move(c));
-    }
+    else
+        cs.push_back({"induction step: ___update_load_sum() keeps the sums within their bound", -1, STEP_SUMS, {}});
+    KCase avgs{"induction step: ___update_load_avg() from sums within their bound", -1, STEP_AVGS, {}};
+    avgs.integer_first = true; // a division of bounded terms: instant in integers
+    cs.push_back(avgs);
+    return cs;
 }
 
 // ---------------------------------------------------------------------------
@@ -536,10 +531,10 @@ struct UtilBounded {
                "; base case: the zero sched_avg";
     }
     template <class I> static std::vector<KCase> cases(Arch) {
-        std::vector<KCase> cs =
-            bounded_cases("util_avg over periodic traces of 1024 updates at each of the 1024 phases", true);
-        split_v4_12_sums<I>(cs);
-        return cs;
+        // 6.x's searches end its proofs before the step: only v4.12 needs the split.
+        return bounded_cases("reachable trace: a task always running, updated every 1024 units",
+                             "util_avg over periodic traces of 1024 updates at each of the 1024 phases",
+                             I::shape == version::v4_12);
     }
     template <class I> static std::vector<std::map<std::string, std::uint64_t>> search_points(Arch, const KCase &) {
         return periodic_points(1024, 1024);
@@ -638,7 +633,9 @@ struct UtilBounded {
 // invariant (proved with it) load_sum <= unit_bound(period_contrib) on 6.x,
 // where load_sum counts runnable units and load_avg = weight * load_sum /
 // divider, and load_sum <= weighted_bound(period_contrib, weight) on
-// v4.12, where load_sum is weighted and load_avg = load_sum / LOAD_AVG_MAX.
+// v4.12, where load_sum is weighted and load_avg = load_sum / LOAD_AVG_MAX;
+// the bounds of the other sums (sum_bound_checks) join it, so that no
+// addition or average wraps in the integer encoding.
 struct LoadBounded {
     static constexpr const char *id = "pelt.load_bounded";
     static constexpr bool integer_first = false;
@@ -646,25 +643,32 @@ struct LoadBounded {
     template <class I> static bool applies() { return I::shape >= version::v4_12; }
     template <class I> static std::string domain(Arch) {
         return std::string("a task of fixed weight 15..88761; search: from the zero sched_avg, weight 88761, updates "
-                           "at first_us = 0..1023 units, then every 1024 units up to 1024 times; induction: every state "
+                           "at first_us = 0..1023 units, then every 1024 units up to 1024 times, and from 0 every "
+                           "1025, 1026, 1030, 1050 or 1100 units up to 4096 times; induction: every state "
                            "with load_avg <= weight and the auxiliary invariant (proved with it) ") +
                (I::shape >= version::v6_1 ? "load_sum <= 47742 - 1024 + period_contrib"
                                           : "load_sum <= weight * (47742 - 1024 + period_contrib + 47)") +
+               " and " + sum_bounds_text<I>() +
                ", other fields over their machine range, one task update (on_rq, running in {0, 1}, 0 <= now - "
-               "last_update_time < 2^63) taken in its halves ___update_load_sum() and ___update_load_avg()" +
-               (I::shape == version::v4_12 ? ", the sums' half split by the boundaries crossed (0..2016, more) with " +
-                                                 sum_bounds_text<I>() + " joining the auxiliary invariant"
-                                           : std::string()) +
-               "; base case: the zero sched_avg";
+               "last_update_time < 2^63) taken in its halves ___update_load_sum() and ___update_load_avg(), the "
+               "sums' half split by the boundaries crossed (0..2016, more); base case: the zero sched_avg";
     }
     template <class I> static std::vector<KCase> cases(Arch) {
-        std::vector<KCase> cs =
-            bounded_cases("load_avg over periodic traces of 1024 updates at each of the 1024 phases", true);
-        split_v4_12_sums<I>(cs);
-        return cs;
+        return bounded_cases("reachable trace: a task on the runqueue, updated every 1024 to 1100 units",
+                             "load_avg over periodic traces: 1024 updates at each of the 1024 phases, and 4096 "
+                             "updates every 1025, 1026, 1030, 1050 and 1100 units",
+                             true);
     }
+    // Besides updates one period apart, updates a little more than a period
+    // apart: each then lands one unit later in its period, so the sum is
+    // read at every period_contrib, up to 1023, where v4.12's constant
+    // divider is smallest against it.
     template <class I> static std::vector<std::map<std::string, std::uint64_t>> search_points(Arch, const KCase &) {
-        return periodic_points(NICE_WEIGHT_MAX, 1024);
+        auto pts = periodic_points(NICE_WEIGHT_MAX, 1024);
+        for (std::uint64_t period : {1025, 1026, 1030, 1050, 1100})
+            pts.push_back({{"first_us", 0}, {"period_us", period}, {"count", PATTERN_MAX_COUNT}, {"on_rq", 1},
+                           {"running", 1}, {"weight", NICE_WEIGHT_MAX}});
+        return pts;
     }
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
         using u64 = typename A::u64;
@@ -697,6 +701,7 @@ struct LoadBounded {
                 property(o, sa, w);
                 o.checks.push_back(le<A>("load_sum within the auxiliary bound", typename A::boolean(true), "load_sum",
                                          sa.load_sum, "the bound", bound(sa, w)));
+                sum_bound_checks<I, A>(o, sa);
                 return o;
             };
         }
@@ -705,6 +710,11 @@ struct LoadBounded {
             const auto w = in.template var<typename A::ulong>("weight", NICE_0_WEIGHT_MIN, NICE_WEIGHT_MAX);
             in.require(sa0.load_avg <= w, "load_avg <= weight");
             in.require(sa0.load_sum <= bound(sa0, w), "load_sum within the bound (auxiliary)");
+            // The other sums within theirs too (proved by the sums' half):
+            // else, on ilp32, runnable_avg = runnable_sum / divider may not
+            // fit its unsigned long, and the case goes to bit-vectors, where
+            // weight * load_sum / divider is not decided.
+            require_sum_bounds<I, A>(in, sa0);
             return [=]() {
                 pelt::sched_avg<A> sa = sa0;
                 avgs_half<I, A>(sa, w);
@@ -712,6 +722,7 @@ struct LoadBounded {
                 property(o, sa, w);
                 o.checks.push_back(le<A>("load_sum within the auxiliary bound", typename A::boolean(true), "load_sum",
                                          sa.load_sum, "the bound", bound(sa, w)));
+                sum_bound_checks<I, A>(o, sa);
                 show(o, sa0, "before");
                 show(o, sa, "after");
                 return o;
@@ -720,13 +731,11 @@ struct LoadBounded {
         const TaskStep<A> st = any_task_step<A>(in, sa0);
         in.require(sa0.load_avg <= st.weight, "load_avg <= weight");
         in.require(sa0.load_sum <= bound(sa0, st.weight), "load_sum within the bound (auxiliary)");
-        const bool split = c.kind >= CROSSING;
-        if (split) {
-            // The integer encoding needs every sum bounded (else an
-            // addition may wrap): their bounds join the auxiliary invariant.
-            require_sum_bounds<I, A>(in, sa0);
-            require_crossing<A>(in, sa0, st, crossing_k(c.kind));
-        }
+        // A crossing case (bounded_cases): the integer encoding needs every
+        // sum bounded (else an addition may wrap), so their bounds join the
+        // auxiliary invariant.
+        require_sum_bounds<I, A>(in, sa0);
+        require_crossing<A>(in, sa0, st, crossing_k(c.kind));
         return [=]() {
             pelt::sched_avg<A> sa = sa0;
             sums_half<I, A>(sa, st);
@@ -734,8 +743,7 @@ struct LoadBounded {
             property(o, sa, st.weight);
             o.checks.push_back(le<A>("load_sum within the auxiliary bound", typename A::boolean(true), "load_sum",
                                      sa.load_sum, "the bound", bound(sa, st.weight)));
-            if (split)
-                sum_bound_checks<I, A>(o, sa);
+            sum_bound_checks<I, A>(o, sa);
             show(o, sa0, "before");
             o.shown.push_back({"now - last_update_time", st.delta_ns});
             o.shown.push_back({"weight", u64(st.weight)});

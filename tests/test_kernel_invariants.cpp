@@ -264,11 +264,10 @@ TEST_CASE("pelt.util_bounded: util_avg 1025 on 6.x (exact values), bounded on v4
     CHECK(sa.util_avg <= 1024);
 }
 
-// (For pelt.load_bounded, not registered yet.)  On 6.x load_sum counts
-// runnable units, and its bound
-// PELT_MIN_DIVIDER + period_contrib is the divider itself, so load_avg =
-// weight * load_sum / divider <= weight.  At the phase-44 trace above
-// load_sum reaches exactly 46762 = the divider: load_avg = weight.
+// pelt.load_bounded on 6.x: load_sum counts runnable units, and its
+// bound PELT_MIN_DIVIDER + period_contrib is the divider itself, so
+// load_avg = weight * load_sum / divider <= weight.  At the phase-44 trace
+// above load_sum reaches exactly 46762 = the divider: load_avg = weight.
 TEST_CASE("pelt: on the phase-44 trace load_sum reaches the divider exactly", "[kernel-invariants]") {
     using I = sc::proofs::iface::RefPelt<sc::pelt::version::v6_1>;
     using A = sc::lp64;
@@ -279,6 +278,63 @@ TEST_CASE("pelt: on the phase-44 trace load_sum reaches the divider exactly", "[
     CHECK(sa.period_contrib == 44);
     CHECK(sa.load_avg == 88761);
     CHECK(sa.util_avg == 1025);
+}
+
+// pelt.load_bounded on v4.12: load_sum is weighted (weight * contrib is
+// added) and decay_load() truncates the weighted sum once per boundary,
+// where weight * (the unit series behind LOAD_AVG_MAX) truncates every
+// term: a busy task's load_sum settles about 19.5 * weight above
+// weight * (46718 + period_contrib).  v4.12 divides by the constant 47742,
+// only 1 above 46718 + 1023, so an update that lands at period_contrib
+// 1023 gives load_avg = weight + 1 once 18.5 * weight >= 47742, i.e. for
+// weights from about 2580 on (the model: every weight 2585..2999, none of
+// 15..2584, within 4096 updates).  Updates 1025 units apart from time 0 land
+// one unit later in the period each time (update k at pc = k mod 1024).
+// Computed with a separate exact model of v4.12's accumulate_sum() (the
+// table as floor((2^32 - 1) * 2^(-n/32))): weight 2585, update 1023:
+// load_sum = 123460822 and 47742 * 2586 = 123460812 <= 123460822 <
+// 47742 * 2587, so load_avg = 2586 > 2585; weight 2584 never exceeds
+// its weight within 4096 updates.
+TEST_CASE("pelt.load_bounded: v4.12's load_avg exceeds the weight (exact values)", "[kernel-invariants]") {
+    using I = sc::proofs::iface::RefPelt<sc::pelt::version::v4_12>;
+    using A = sc::lp64;
+    auto first_above = [](std::uint64_t weight, std::uint64_t &k_out) {
+        sc::pelt::sched_avg<A> sa{};
+        for (std::uint64_t k = 0; k <= 4096; ++k) {
+            I::on<A>::update_load_avg((1025 * k) << 10, sa, 1, 1, 1, weight);
+            if (sa.load_avg > weight) {
+                k_out = k;
+                return sa;
+            }
+        }
+        k_out = 0;
+        return sa;
+    };
+    std::uint64_t k = 0;
+    const auto sa = first_above(2585, k);
+    CHECK(k == 1023);
+    CHECK(sa.load_sum == 123460822);
+    CHECK(sa.period_contrib == 1023);
+    CHECK(sa.load_avg == 2586);
+    first_above(2584, k);
+    CHECK(k == 0);
+    // The proof finds such a trace from the zero sched_avg (its search),
+    // and the counterexample replays: load_avg = load_sum / 47742 > weight.
+    for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
+        auto r = prove("pelt/v4.12", "pelt.load_bounded", a);
+        INFO(sc::arch_name(a) << ": " << r.reason);
+        REQUIRE(r.verdict == Verdict::COUNTEREXAMPLE);
+        const auto &in = r.cex->reproducer["inputs"];
+        CHECK(in["period_us"] > 1024);
+        CHECK(in["weight"] >= 2580);
+        auto rr = find_invariant("pelt.load_bounded")->replay(*find_subject("pelt/v4.12"), a, r.cex->reproducer);
+        CHECK(rr.violated);
+        std::map<std::string, std::uint64_t> shown;
+        for (const auto &[name, v] : rr.steps.at(0).values)
+            shown[name] = v;
+        CHECK(rr.lhs == shown["load_sum after"] / 47742);
+        CHECK(rr.lhs > in["weight"].get<std::uint64_t>());
+    }
 }
 
 TEST_CASE("query cache: Z3's let-names are renumbered, nothing else", "[kernel-invariants]") {
