@@ -196,12 +196,20 @@ int cmd_review(const ReviewArgs &a) {
     const Variant &post = add_plugin_subject(bpost.name, odir);
     std::vector<Job> jobs;
     std::vector<const InvariantInfo *> invs;
+    std::vector<std::string> not_run;
     for (const InvariantInfo &i : invariants()) {
         if (i.family != "pelt" && i.family != "utilest")
             continue;
         bool on_pre = i.applies(pre), on_post = i.applies(post);
         if (!on_pre && !on_post)
             continue;
+        // pelt.load_bounded's 6.x proof is 2019 crossing cases, 30 to 90 s
+        // per image and data model: four times the rest of the review.
+        // It is left to `prove --oracle`, and the review says so.
+        if (i.id == "pelt.load_bounded") {
+            not_run.push_back(i.id);
+            continue;
+        }
         invs.push_back(&i);
         for (Arch ar : {Arch::ilp32, Arch::lp64}) {
             if (on_pre)
@@ -313,6 +321,11 @@ int cmd_review(const ReviewArgs &a) {
     line(fmt::format("{} invariant proofs on each image ({} invariants x ilp32, lp64): {} regression(s), {} fix(es), "
                      "{} other change(s).",
                      jobs.size() / 2, invs.size(), nreg, nfix, changes.size() - nreg - nfix));
+    for (const std::string &id : not_run)
+        line(fmt::format("Not proved here (minutes per image): {}; run `schedcheck prove --oracle NAME "
+                         "--invariant {}` on each image.",
+                         id, id));
+    doc["not_proved"] = not_run;
     json jchanges = json::array();
     for (const Change &c : changes) {
         text += "\n";
