@@ -693,57 +693,54 @@ struct LoadBounded {
             else
                 return weighted_bound<A>(sa.period_contrib, w);
         };
+        // The property and the auxiliary invariant, as checks after a step
+        // and as requirements on the state before it.  Every sum's bound
+        // is in it (sum_bound_checks): else an addition may wrap in the
+        // integer encoding, and on ilp32 runnable_avg = runnable_sum /
+        // divider may not fit its unsigned long, which sends the averages'
+        // half to bit-vectors, where weight * load_sum / divider is not
+        // decided.
+        auto inv = [=](KOut<A> &o, const pelt::sched_avg<A> &sa, const typename A::ulong &w) {
+            property(o, sa, w);
+            o.checks.push_back(le<A>("load_sum within the auxiliary bound", typename A::boolean(true), "load_sum",
+                                     sa.load_sum, "the bound", bound(sa, w)));
+            sum_bound_checks<I, A>(o, sa);
+        };
+        auto assume = [&](const pelt::sched_avg<A> &sa0, const typename A::ulong &w) {
+            in.require(sa0.load_avg <= w, "load_avg <= weight");
+            in.require(sa0.load_sum <= bound(sa0, w), "load_sum within the bound (auxiliary)");
+            require_sum_bounds<I, A>(in, sa0);
+        };
         if (c.kind == BASE) {
             const auto w = in.template var<typename A::ulong>("weight", NICE_0_WEIGHT_MIN, NICE_WEIGHT_MAX);
             return [=]() {
                 KOut<A> o;
-                pelt::sched_avg<A> sa{};
-                property(o, sa, w);
-                o.checks.push_back(le<A>("load_sum within the auxiliary bound", typename A::boolean(true), "load_sum",
-                                         sa.load_sum, "the bound", bound(sa, w)));
-                sum_bound_checks<I, A>(o, sa);
+                inv(o, pelt::sched_avg<A>{}, w);
                 return o;
             };
         }
         const pelt::sched_avg<A> sa0 = any_avg<A>(in);
         if (c.kind == STEP_AVGS) {
             const auto w = in.template var<typename A::ulong>("weight", NICE_0_WEIGHT_MIN, NICE_WEIGHT_MAX);
-            in.require(sa0.load_avg <= w, "load_avg <= weight");
-            in.require(sa0.load_sum <= bound(sa0, w), "load_sum within the bound (auxiliary)");
-            // The other sums within theirs too (proved by the sums' half):
-            // else, on ilp32, runnable_avg = runnable_sum / divider may not
-            // fit its unsigned long, and the case goes to bit-vectors, where
-            // weight * load_sum / divider is not decided.
-            require_sum_bounds<I, A>(in, sa0);
+            assume(sa0, w);
             return [=]() {
                 pelt::sched_avg<A> sa = sa0;
                 avgs_half<I, A>(sa, w);
                 KOut<A> o;
-                property(o, sa, w);
-                o.checks.push_back(le<A>("load_sum within the auxiliary bound", typename A::boolean(true), "load_sum",
-                                         sa.load_sum, "the bound", bound(sa, w)));
-                sum_bound_checks<I, A>(o, sa);
+                inv(o, sa, w);
                 show(o, sa0, "before");
                 show(o, sa, "after");
                 return o;
             };
         }
         const TaskStep<A> st = any_task_step<A>(in, sa0);
-        in.require(sa0.load_avg <= st.weight, "load_avg <= weight");
-        in.require(sa0.load_sum <= bound(sa0, st.weight), "load_sum within the bound (auxiliary)");
-        // A crossing case (bounded_cases): the integer encoding needs every
-        // sum bounded (else an addition may wrap), so their bounds join the
-        // auxiliary invariant.
-        require_sum_bounds<I, A>(in, sa0);
+        assume(sa0, st.weight);
         require_crossing<A>(in, sa0, st, crossing_k(c.kind));
         return [=]() {
             pelt::sched_avg<A> sa = sa0;
             sums_half<I, A>(sa, st);
             KOut<A> o;
-            property(o, sa, st.weight);
-            o.checks.push_back(le<A>("load_sum within the auxiliary bound", typename A::boolean(true), "load_sum",
-                                     sa.load_sum, "the bound", bound(sa, st.weight)));
-            sum_bound_checks<I, A>(o, sa);
+            inv(o, sa, st.weight);
             show(o, sa0, "before");
             o.shown.push_back({"now - last_update_time", st.delta_ns});
             o.shown.push_back({"weight", u64(st.weight)});
