@@ -21,6 +21,8 @@
 #                         each harness for a few seconds
 #   make coverage         llvm-cov of ref/ reached by replaying the corpora
 #   make deb              a Debian package (CPack)
+#   make deb-test         that package installed and run in a clean Debian 12
+#                         chroot (root, debootstrap, the Debian archive)
 
 SHELL := /bin/bash
 BUILD ?= build
@@ -50,7 +52,7 @@ CORPUS_OF = corp() { case $$1 in cpuload_property_fuzz) echo corpora/cpuload;; *
 
 .PHONY: bench-fuzz fuzz-prop-build fuzz-parsers
 .PHONY: all deps build run test fuzz bench equiv install clean corpus-replay timings fuzz-report corpus-min \
-        cflite-test coverage deb
+        cflite-test coverage deb deb-test
 
 all: build
 
@@ -293,6 +295,11 @@ deb: build
 	  root=$$(mktemp -d); dpkg-deb -x $$deb $$root; \
 	  $$root/usr/bin/schedcheck prove --family cpuload --invariant balance.source_le_target --arch lp64 | tail -2; \
 	  rm -rf $$root
+
+# The package installed on a clean Debian 12 (a debootstrap chroot, root and
+# the Debian archive needed) and run there.
+deb-test: deb
+	tests/deb-install.sh $$(ls -t $(BUILD)/schedcheck_*.deb | head -1)
 
 clean:
 	rm -rf $(BUILD) $(SANBUILD) $(FUZZBUILD) $(AFLBUILD) $(AFLBUILD)-cmplog $(FUZZPROPBUILD) $(COVBUILD) $(CFLITE) $(OUT)

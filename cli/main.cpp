@@ -73,7 +73,9 @@ int main(int argc, char **argv) {
     simulate->add_option("input", sa.input, "workload JSON (see README) or trace-cmd report text")->required();
     simulate->add_option("--variant", sa.variants,
                          "pelt/... (with its release's util_est), utilest/..., or PELT+UTILEST (repeatable)");
-    simulate->add_option("--oracle", sa.oracles, "a built-in kernel oracle: linux-6.1, linux-6.12 (repeatable)");
+    simulate->add_option("--oracle", sa.oracles,
+                         "a kernel oracle: linux-6.1, linux-6.12, or one `oracle build` made (repeatable)");
+    simulate->add_option("--oracle-dir", sa.oracle_dir, "where `oracle build` put its oracles (default: oracles)");
     simulate->add_option("--arch", sa.arch, "ilp32 or lp64 (default lp64)");
     simulate->add_option("--csv", sa.csv, "write the rows as CSV here");
     simulate->add_option("--svg", sa.svg, "plot the signals as SVG here");

@@ -188,6 +188,7 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
     write_text(tmp / (name + "-plugin.cpp"),
                "#include \"" + name + ".h\"\n#include \"proofs/equiv_kernel_cases.h\"\n"
                "#include \"proofs/oracle_plugin.h\"\n#include \"proofs/plugin_prove.h\"\n"
+               "#include \"sim/plugin_simulate.h\"\n"
                "using Impl = sc::proofs::PluginImpl<" + ns + "::kernel, " + ns + "::split_util_est>;\n"
                "extern \"C\" unsigned schedcheck_oracle_abi_v1() { return sc::proofs::plugin_abi(); }\n"
                "extern \"C\" int schedcheck_oracle_equiv_v1(sc::proofs::EquivResult *r, const sc::Variant *v,\n"
@@ -202,7 +203,10 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
                "    return Impl::replay(r, i, a, d, e);\n}\n"
                "extern \"C\" int schedcheck_oracle_run_v1(const sc::proofs::TaskRun *r,\n"
                "    std::vector<sc::proofs::TaskSnapshot> *o, std::string *e) {\n"
-               "    return Impl::run(r, o, e);\n}\n");
+               "    return Impl::run(r, o, e);\n}\n"
+               "extern \"C\" int schedcheck_oracle_simulate_v1(const sc::sim::Workload *w, const sc::sim::Impl *m,\n"
+               "    sc::Arch a, bool rec, int st, sc::sim::Result *o, std::string *e) {\n"
+               "    return sc::sim::plugin_simulate<" + ns + "::kernel>(w, m, a, rec, st, o, e);\n}\n");
     std::vector<std::string> plugin_cmd = {"c++", "-std=c++20", "-O1", "-fPIC", "-shared", "-fwrapv", "-I" + inc,
                                            name + "-plugin.cpp", "-o", name + ".so"};
     plugin_cmd.insert(plugin_cmd.end(), tc.z3_flags.begin(), tc.z3_flags.end());

@@ -106,7 +106,7 @@ int cmd_simulate(const SimulateArgs &a) {
     for (const auto &v : a.variants)
         impls.push_back(parse_impl(v, false));
     for (const auto &o : a.oracles)
-        impls.push_back(parse_impl(o, true));
+        impls.push_back(parse_impl(o, true, a.oracle_dir));
     if (impls.empty())
         impls.push_back(parse_impl("pelt/v6.12", false));
     if (!(a.every_ms >= 0) || a.every_ms > 1e12)

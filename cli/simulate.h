@@ -11,6 +11,7 @@ namespace sc::cli {
 struct SimulateArgs {
     std::string input; // workload JSON or trace-cmd report text
     std::vector<std::string> variants, oracles;
+    std::string oracle_dir = "oracles"; // where `oracle build` put the oracles not built in
     std::string arch = "lp64";
     std::string csv, svg;
     bool json = false;

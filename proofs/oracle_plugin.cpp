@@ -98,9 +98,10 @@ const Plugin &load_plugin(const std::string &so_path, const std::string &oracle)
     pl.prove = reinterpret_cast<plugin_prove_fn>(dlsym(h, plugin_prove_symbol));
     pl.replay = reinterpret_cast<plugin_replay_fn>(dlsym(h, plugin_replay_symbol));
     pl.run = reinterpret_cast<plugin_run_fn>(dlsym(h, plugin_run_symbol));
+    pl.simulate = reinterpret_cast<plugin_simulate_fn>(dlsym(h, plugin_simulate_symbol));
     if (!abi || !pl.equiv)
         throw input_error(so_path + " is not a schedcheck oracle plug-in (no " + plugin_equiv_symbol + ")");
-    if (abi() != plugin_abi() || !pl.applies || !pl.prove || !pl.replay || !pl.run)
+    if (abi() != plugin_abi() || !pl.applies || !pl.prove || !pl.replay || !pl.run || !pl.simulate)
         throw input_error(so_path + " was built from other schedcheck headers than this binary; rebuild it "
                                     "with `schedcheck oracle build`");
     return loaded.emplace(so_path, pl).first->second;

@@ -12,6 +12,7 @@
 #include "proofs/invariant.h"
 #include "proofs/task_trace.h"
 #include "ref/variants.h"
+#include "sim/simulate.h"
 
 namespace sc::proofs {
 
@@ -30,17 +31,24 @@ using plugin_replay_fn = int (*)(ReplayResult *res, const char *invariant, Arch 
 // One task's calls run on the plug-in's code (proofs/task_trace.h): the
 // concrete side of `review --fuzz-seconds`.
 using plugin_run_fn = int (*)(const TaskRun *run, std::vector<TaskSnapshot> *out, std::string *error);
+// A workload run on the plug-in's code (sim/plugin_simulate.h): `simulate
+// --oracle NAME --oracle-dir DIR`.  start is a sim::Start.
+using plugin_simulate_fn = int (*)(const sim::Workload *wl, const sim::Impl *impl, Arch a, bool record, int start,
+                                   sim::Result *out, std::string *error);
 inline constexpr const char *plugin_equiv_symbol = "schedcheck_oracle_equiv_v1";
 inline constexpr const char *plugin_abi_symbol = "schedcheck_oracle_abi_v1";
 inline constexpr const char *plugin_applies_symbol = "schedcheck_oracle_applies_v1";
 inline constexpr const char *plugin_prove_symbol = "schedcheck_oracle_prove_v1";
 inline constexpr const char *plugin_replay_symbol = "schedcheck_oracle_replay_v1";
 inline constexpr const char *plugin_run_symbol = "schedcheck_oracle_run_v1";
+inline constexpr const char *plugin_simulate_symbol = "schedcheck_oracle_simulate_v1";
 
 inline unsigned plugin_abi() {
     return static_cast<unsigned>(sizeof(EquivResult) ^ (sizeof(Variant) << 12) ^ (sizeof(OracleInfo) << 20) ^
                                  (sizeof(ProofResult) << 4) ^ (sizeof(ReplayResult) << 16) ^
-                                 (sizeof(ProveOptions) << 24) ^ (sizeof(TaskRun) << 8) ^ (sizeof(TaskOp) << 28));
+                                 (sizeof(ProveOptions) << 24) ^ (sizeof(TaskRun) << 8) ^ (sizeof(TaskOp) << 28) ^
+                                 (sizeof(sim::Workload) << 6) ^ (sizeof(sim::Result) << 14) ^
+                                 (sizeof(sim::Impl) << 22) ^ (sizeof(sim::Row) << 26));
 }
 
 // A loaded plug-in's entry points.
@@ -51,6 +59,7 @@ struct Plugin {
     plugin_prove_fn prove = nullptr;
     plugin_replay_fn replay = nullptr;
     plugin_run_fn run = nullptr;
+    plugin_simulate_fn simulate = nullptr;
 };
 
 // Loads DIR/NAME.so once per process (later calls return the same), after

@@ -72,9 +72,12 @@ struct Impl {
     std::string label; // what runs, e.g. "pelt/v6.1 + utilest/v6.1"
     std::string pelt, utilest; // variant ids, or the oracle id; utilest empty: none
     bool oracle = false;
+    std::string plugin; // an `oracle build` oracle: its plug-in (DIR/NAME.so); empty when built in
 };
 // Throws proofs::input_error naming the spec.
-Impl parse_impl(const std::string &spec, bool oracle);
+// An oracle that is not built in is looked for as oracle_dir/NAME.so (made
+// by `schedcheck oracle build`), and loaded after its manifest check.
+Impl parse_impl(const std::string &spec, bool oracle, const std::string &oracle_dir = "oracles");
 // The ids --variant and --oracle take, for messages.
 std::string known_impls();
 

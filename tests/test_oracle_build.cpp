@@ -167,6 +167,42 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
     CHECK(dist["outputs"]["period_contrib"]["reference"].get<std::uint64_t>() == (d >= 1024 ? d % 1024 : d));
     CHECK(dist["outputs"]["period_contrib"]["oracle"].get<std::uint64_t>() == (d >= 1024 ? d % 1000 : d));
 
+    // simulate runs a workload on both plug-ins.  A task running 1 ms of
+    // every 2 ms (tests/test_simulate.cpp derives its values by hand): at
+    // 2 ms, 976 + 977 = 1953 units are accounted and one period boundary is
+    // crossed, so the tree keeps period_contrib 1953 % 1024 = 929 and the
+    // patched code 1953 % 1000 = 953; before that (976 units at 1 ms, no
+    // boundary) both keep 976.  The unpatched plug-in equals pelt/v6.1.
+    write(tmp / "half.json", R"({"tick_hz": 0, "tasks": [{"name": "half",
+        "phases": [{"duration": 4000000, "run": 1000000, "sleep": 1000000}]}]})");
+    Run sim = shell(std::string(SCHEDCHECK_BIN) + " simulate " + (tmp / "half.json").string() +
+                    " --variant pelt/v6.1 --oracle review-pre --oracle review-post --oracle-dir " + out.string() +
+                    " --json");
+    INFO(sim.out);
+    REQUIRE(sim.code == 0);
+    auto sj = nlohmann::json::parse(sim.out);
+    REQUIRE(sj["comparisons"].size() == 2);
+    CHECK(sj["comparisons"][0]["b"] == "review-pre");
+    CHECK(sj["comparisons"][0]["differ"] == false);
+    CHECK(sj["comparisons"][1]["b"] == "review-post");
+    CHECK(sj["comparisons"][1]["differ"] == true);
+    CHECK(sj["comparisons"][1]["first"]["t"] == 2000000);
+    auto pc_at = [&](std::size_t impl, std::uint64_t t) -> std::uint64_t {
+        for (const auto &row : sj["implementations"][impl]["rows"])
+            if (row["t"] == t)
+                return row["period_contrib"].get<std::uint64_t>();
+        return ~0ULL;
+    };
+    CHECK(pc_at(1, 1000000) == 976);
+    CHECK(pc_at(2, 1000000) == 976);
+    CHECK(pc_at(1, 2000000) == 929);
+    CHECK(pc_at(2, 2000000) == 953);
+    // An oracle that is neither built in nor in --oracle-dir: exit 2, named.
+    Run nosuch = shell(std::string(SCHEDCHECK_BIN) + " simulate " + (tmp / "half.json").string() +
+                       " --oracle review-gone --oracle-dir " + out.string());
+    CHECK(nosuch.code == 2);
+    CHECK(nosuch.out.find("review-gone") != std::string::npos);
+
     // The differential fuzzer against the patched code finds the change
     // from the seed corpus, shows both sides and keeps a reproducer; against
     // the unpatched code it finds nothing.
