@@ -161,7 +161,10 @@ template <class A> const UeOps<A> *ue_ops_for(const std::string &id) {
 }
 
 // A reference variant: the PELT of version PV and, optionally, util_est.
-template <pelt::version PV, class A> struct RefModel {
+// UE >= 0: util_est is that utilest::version, called directly (a release's
+// own pair, pelt/v6.x with utilest/v6.x, the common case, about a quarter
+// faster); UE < 0: through the function pointers of `ue` (any pairing).
+template <pelt::version PV, class A, int UE = -1> struct RefModel {
     using ulong = typename A::ulong;
     struct TaskState {
         pelt::sched_avg<A> sa;
@@ -195,9 +198,28 @@ template <pelt::version PV, class A> struct RefModel {
             s.ue.runnable_avg = s.sa.runnable_avg;
         }
     }
-    void ue_enqueue(Rq &rq, TaskState &s) { sync(s), ue->enqueue(rq, s.ue); }
-    void ue_dequeue(Rq &rq, TaskState &s, bool sleep) { sync(s), ue->dequeue(rq, s.ue, sleep); }
-    void ue_update(Rq &rq, TaskState &s, ulong cap) { sync(s), ue->update(rq, s.ue, true, cap); }
+    static constexpr auto UV = static_cast<utilest::version>(UE);
+    void ue_enqueue(Rq &rq, TaskState &s) {
+        sync(s);
+        if constexpr (UE >= 0)
+            utilest::util_est_enqueue<UV, A>(rq, s.ue, kn);
+        else
+            ue->enqueue(rq, s.ue);
+    }
+    void ue_dequeue(Rq &rq, TaskState &s, bool sleep) {
+        sync(s);
+        if constexpr (UE >= 0)
+            utilest::util_est_dequeue<UV, A>(rq, s.ue, sleep, kn);
+        else
+            ue->dequeue(rq, s.ue, sleep);
+    }
+    void ue_update(Rq &rq, TaskState &s, ulong cap) {
+        sync(s);
+        if constexpr (UE >= 0)
+            utilest::util_est_update<UV, A>(rq, s.ue, true, cap, kn);
+        else
+            ue->update(rq, s.ue, true, cap);
+    }
     void reweight(TaskState &s, ulong weight) {
         if constexpr (six) {
             typename A::uint divider = pelt::PELT_MIN_DIVIDER + s.sa.period_contrib;
@@ -283,10 +305,21 @@ template <class A> Result simulate_on(const Workload &wl, const Impl &impl, bool
     using pv = pelt::version;
     const UeOps<A> *ue = ue_ops_for<A>(impl.utilest);
     auto go = [&]<pv V>() {
-        RefModel<V, A> m;
-        m.ue = ue;
-        m.ue_flag = ue ? ue->flag : 0;
-        return run_any<RefModel<V, A>, A>(m, wl, impl, record, start);
+        auto run = [&]<int UE>() {
+            RefModel<V, A, UE> m;
+            m.ue = ue;
+            m.ue_flag = ue ? ue->flag : 0;
+            return run_any<RefModel<V, A, UE>, A>(m, wl, impl, record, start);
+        };
+        // A release's own util_est: called directly.
+        if constexpr (V == pv::v6_1) {
+            if (impl.utilest == "utilest/v6.1")
+                return run.template operator()<static_cast<int>(utilest::version::v6_1)>();
+        } else if constexpr (V == pv::v6_12) {
+            if (impl.utilest == "utilest/v6.12")
+                return run.template operator()<static_cast<int>(utilest::version::v6_12)>();
+        }
+        return run.template operator()<-1>();
     };
     switch (static_cast<pv>(find_variant(impl.pelt)->code)) {
     case pv::v3_8: return go.template operator()<pv::v3_8>();

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 extern "C" void plain_update_cpu_load(unsigned long *cpu_load, unsigned long this_load,
@@ -147,7 +148,15 @@ int bench_update_cpu_load() {
 
 int bench_kernel_oracles();
 
-int main() {
+// `schedcheck_bench` runs every benchmark; `schedcheck_bench simulate`
+// only the simulation rates (quick, for work on the simulation loop).
+int main(int argc, char **argv) {
+    if (argc == 2 && std::string(argv[1]) == "simulate" && bench_simulate)
+        return bench_simulate();
+    if (argc > 1) {
+        std::fprintf(stderr, "usage: schedcheck_bench [simulate]\n");
+        return 2;
+    }
     int rc = bench_update_cpu_load();
     bench_kernel_oracles();
     if (bench_simulate)
