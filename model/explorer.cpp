@@ -150,11 +150,24 @@ unsigned Explorer::concretize(const z3::expr &v, unsigned lo, unsigned hi) {
             return static_cast<unsigned>(k);
     }
     if (!lazy_) {
-        // Asking the solver at each branch: halve the range, so that a
-        // value the path already fixes costs about 2 log2(hi - lo) queries
-        // instead of one per smaller value.  Each leaf is one value, as
-        // below; the conditions do not depend on any model, so a replayed
-        // prefix takes the same branches.
+        // A value the path already fixes (a crossing case fixes the number
+        // of periods, so every shift and table index taken from it): one
+        // model names the candidate and one query shows that no other
+        // value is possible.  No branch is recorded, and a replayed prefix
+        // finds the same single value.
+        ++stats_.feasibility_checks;
+        if (solver_.check() == z3::sat) {
+            std::uint64_t k = 0;
+            z3::expr m = solver_.get_model().eval(v, true);
+            if (m.is_numeral_u64(k) && k >= lo && k <= hi &&
+                check_with(v != ctx_.num_val(static_cast<unsigned>(k), v.get_sort())) == z3::unsat)
+                return static_cast<unsigned>(k);
+        }
+        // Several values: ask the solver at each branch and halve the
+        // range, about 2 log2(hi - lo) queries per value instead of one per
+        // smaller value.  Each leaf is one value, as below; the conditions
+        // do not depend on any model, so a replayed prefix takes the same
+        // branches.
         while (lo < hi) {
             unsigned mid = lo + (hi - lo) / 2;
             z3::expr m = ctx_.num_val(mid, v.get_sort());
