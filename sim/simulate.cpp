@@ -162,8 +162,9 @@ template <class A> const UeOps<A> *ue_ops_for(const std::string &id) {
 
 // A reference variant: the PELT of version PV and, optionally, util_est.
 // UE >= 0: util_est is that utilest::version, called directly (a release's
-// own pair, pelt/v6.x with utilest/v6.x, the common case, about a quarter
-// faster); UE < 0: through the function pointers of `ue` (any pairing).
+// own pair, pelt/v6.x with utilest/v6.x, the common case: 43.5 -> 46.0
+// million updates/s in `schedcheck_bench simulate`); UE < 0: through the
+// function pointers of `ue` (any pairing).
 template <pelt::version PV, class A, int UE = -1> struct RefModel {
     using ulong = typename A::ulong;
     struct TaskState {

@@ -1,6 +1,7 @@
 // `schedcheck simulate`: every task's PELT and util_est state, updated at
 // every event of a workload (sim/workload.h), on a reference variant or on
-// a built-in kernel oracle, bit for bit as that code computes it.
+// a kernel oracle (built in, or an `oracle build` plug-in running the same
+// event loop, sim/run_model.h), bit for bit as that code computes it.
 //
 // Convention: a row at time t is the state *after* the update at t.  Each
 // event is one update (and one row); several events of a task at one time
@@ -65,8 +66,8 @@ const std::vector<Field> &row_fields();
 
 // One implementation: "pelt/v6.1" (with its release's util_est),
 // "pelt/v4.12+utilest/bellasi-v3", "utilest/v6.12" (with pelt/v6.12), or a
-// built-in oracle "linux-6.1" / "linux-6.12" (the kernel's own PELT and
-// util_est code).
+// kernel oracle "linux-6.1" / "linux-6.12" or one `oracle build` made (the
+// kernel's own PELT and util_est code).
 struct Impl {
     std::string spec;  // as given
     std::string label; // what runs, e.g. "pelt/v6.1 + utilest/v6.1"
