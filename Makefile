@@ -40,7 +40,8 @@ DEB_PACKAGES := build-essential cmake pkg-config libz3-dev z3 catch2 clang libcl
 
 # libFuzzer harnesses of every parser; each has its seed corpus in
 # corpora/<name without _fuzz>.
-PARSER_HARNESSES := reproducer_reader_fuzz expected_reader_fuzz patch_series_fuzz c_definitions_fuzz
+PARSER_HARNESSES := reproducer_reader_fuzz expected_reader_fuzz patch_series_fuzz c_definitions_fuzz \
+                    simulate_input_fuzz
 
 FUZZPROPBUILD ?= build-fuzz-prop
 COVBUILD ?= build-cov
@@ -100,8 +101,11 @@ corpus-replay: deps
 	@echo "corpus replay: all inputs of corpora/cpuload, corpora/differential and the parser corpora passed under ASan+UBSan"
 	@# A bounded smoke run of each harness (mutations, not only the corpus);
 	@# a failure shows the harness's report and fails the target.
+	@# On a scratch copy: libFuzzer adds what it finds to its first corpus
+	@# directory, and a run must add nothing to corpora/ by itself.
+	mkdir -p $(SANBUILD)/smoke-cpuload && cp -n corpora/cpuload/* $(SANBUILD)/smoke-cpuload/
 	./$(SANBUILD)/fuzz/cpuload_property_fuzz -runs=2000 -seed=1 -dict=corpora/cpuload.dict \
-	  -artifact_prefix=$(SANBUILD)/ corpora/cpuload >$(SANBUILD)/smoke-cpuload.log 2>&1 \
+	  -artifact_prefix=$(SANBUILD)/ $(SANBUILD)/smoke-cpuload >$(SANBUILD)/smoke-cpuload.log 2>&1 \
 	  || { tail -40 $(SANBUILD)/smoke-cpuload.log; exit 1; }
 	@tail -1 $(SANBUILD)/smoke-cpuload.log
 	mkdir -p $(SANBUILD)/smoke-differential && cp -n corpora/differential/* $(SANBUILD)/smoke-differential/

@@ -24,6 +24,7 @@ HARNESSES=(
   "expected_reader_fuzz   expected_reader    expected_reader    -                       16384"
   "patch_series_fuzz      patch_series       patch_series       -                       65536"
   "c_definitions_fuzz     c_definitions      c_definitions      -                       65536"
+  "simulate_input_fuzz    simulate_input     simulate_input     -                       16384"
 )
 targets=()
 for h in "${HARNESSES[@]}"; do

@@ -309,7 +309,11 @@ class TraceReader {
 
 Input load_input(const std::string &path, const std::vector<std::int64_t> &pids,
                  const std::vector<std::string> &comms) {
-    std::string text = proofs::read_input_file(path, trace_max_bytes);
+    return parse_input(proofs::read_input_file(path, trace_max_bytes), path, pids, comms);
+}
+
+Input parse_input(const std::string &text, const std::string &path, const std::vector<std::int64_t> &pids,
+                  const std::vector<std::string> &comms) {
     std::size_t i = text.find_first_not_of(" \t\r\n");
     Input in;
     if (i != std::string::npos && text[i] == '{') {

@@ -34,6 +34,9 @@ struct Input {
 // empty).  Throws proofs::input_error naming the file, line and field.
 Input load_input(const std::string &path, const std::vector<std::int64_t> &pids,
                  const std::vector<std::string> &comms);
+// The same on text already read; path names it in messages.
+Input parse_input(const std::string &text, const std::string &path, const std::vector<std::int64_t> &pids,
+                  const std::vector<std::string> &comms);
 
 // --check.  The sums are not traced, so the simulation runs twice, from the
 // smallest (all zero) and the largest (saturated) state at each task's
