@@ -167,8 +167,12 @@ int main(int argc, char **argv) {
             return cmd_replay(file, json);
         if (*explain)
             return cmd_explain(file, explain_svg);
-        if (*simulate)
+        if (*simulate) {
+            // A signal ends the run between simulations or output rows,
+            // removing a half-written --csv (exit 130/143).
+            sc::sys::install_signal_handlers();
             return cmd_simulate(sa);
+        }
         if (*equiv)
             return cmd_equiv(ea);
         if (*olist)

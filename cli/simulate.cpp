@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "oracle/process.h"
 #include "proofs/input_file.h"
 #include "proofs/invariant.h"
 #include "sim/simulate.h"
@@ -26,31 +27,46 @@ namespace {
 
 std::string cell(std::uint64_t v) { return v == none ? "" : std::to_string(v); }
 
-std::string csv_text(const std::vector<Result> &rs, const std::vector<std::vector<Row>> &rows, const Workload &wl,
-                     bool sampled) {
-    std::string o = "implementation,t_ns,task,event,cpu";
-    for (const auto &f : row_fields())
-        o += std::string(",") + f.name;
-    o += "\n";
-    for (std::size_t k = 0; k < rs.size(); ++k)
-        for (const Row &r : rows[k]) {
-            o += fmt::format("{},{},{},{},{}", rs[k].impl.spec, r.t, wl.tasks[r.task].name,
-                             sampled ? "sample" : ev_name(r.kind), r.cpu);
-            for (const auto &f : row_fields())
-                o += "," + cell(r.*f.member);
-            o += "\n";
-        }
-    return o;
+// Rows are written as they are formatted, never held as one text: a
+// workload may have millions of them.  A signal is looked at every 64k rows.
+void check_interrupt_every(std::size_t i) {
+    if ((i & 0xffff) == 0)
+        sys::check_interrupt();
 }
 
-json row_json(const Row &r, const Workload &wl, bool sampled) {
-    json j = {{"t", r.t}, {"task", wl.tasks[r.task].name}, {"event", sampled ? "sample" : ev_name(r.kind)},
-              {"cpu", r.cpu}};
+void write_csv(const std::string &path, const std::vector<Result> &rs, const std::vector<std::vector<Row>> &rows,
+               const Workload &wl, bool sampled) {
+    proofs::AtomicWriter w(path);
+    std::string line = "implementation,t_ns,task,event,cpu";
+    for (const auto &f : row_fields())
+        line += std::string(",") + f.name;
+    line += "\n";
+    w.write(line);
+    for (std::size_t k = 0; k < rs.size(); ++k)
+        for (std::size_t i = 0; i < rows[k].size(); ++i) {
+            check_interrupt_every(i);
+            const Row &r = rows[k][i];
+            line.clear();
+            fmt::format_to(std::back_inserter(line), "{},{},{},{},{}", rs[k].impl.spec, r.t, wl.tasks[r.task].name,
+                           sampled ? "sample" : ev_name(r.kind), r.cpu);
+            for (const auto &f : row_fields())
+                line += "," + cell(r.*f.member);
+            line += "\n";
+            w.write(line);
+        }
+    w.commit();
+}
+
+// One row as a JSON object on one line; a field the implementation lacks
+// is null.  `task` is the task's name already in JSON form.
+void append_row_json(std::string &o, const Row &r, const std::string &task, bool sampled) {
+    fmt::format_to(std::back_inserter(o), R"({{"t": {}, "task": {}, "event": "{}", "cpu": {})", r.t, task,
+                   sampled ? "sample" : ev_name(r.kind), r.cpu);
     for (const auto &f : row_fields()) {
         std::uint64_t v = r.*f.member;
-        j[f.name] = v == none ? json(nullptr) : json(v);
+        fmt::format_to(std::back_inserter(o), R"(, "{}": {})", f.name, v == none ? "null" : std::to_string(v));
     }
-    return j;
+    o += "}";
 }
 
 std::string svg_text(const std::vector<Result> &rs, const std::vector<std::vector<Row>> &rows, const Workload &wl,
@@ -80,9 +96,11 @@ std::string svg_text(const std::vector<Result> &rs, const std::vector<std::vecto
             for (std::size_t k = 0; k < rs.size(); ++k) {
                 Series se;
                 se.label = rs[k].impl.spec + (wl.tasks.size() > 1 ? " " + wl.tasks[t].name : "");
+                LineThinner line(0, double(wl.end) / 1e6);
                 for (const Row &r : rows[k])
                     if (r.task == t && r.*s.m != none)
-                        se.points.push_back({double(r.t) / 1e6, double(r.*s.m)});
+                        line.add(double(r.t) / 1e6, double(r.*s.m));
+                se.points = line.take();
                 if (!se.points.empty())
                     pn.series.push_back(std::move(se));
             }
@@ -120,17 +138,30 @@ int cmd_simulate(const SimulateArgs &a) {
     if (a.check && in.pelt_events.empty())
         throw input_error(a.input + ": --check needs sched_pelt_se events of the chosen tasks, and there are none");
 
+    // Every row is kept until the end (comparison, outputs); --check runs
+    // two more simulations of an implementation at a time.  Counted before
+    // any is made.
+    const std::size_t runs = impls.size() + (a.check ? 2 : 0);
+    if (wl.events.size() > max_rows / runs)
+        throw input_error(fmt::format("{}: {} events on {} simulation(s) make more than the {} rows simulate holds; "
+                                      "shorten the workload or give fewer implementations at once",
+                                      a.input, wl.events.size(), runs, max_rows));
     std::vector<Result> rs;
-    for (const Impl &im : impls)
+    for (const Impl &im : impls) {
         rs.push_back(simulate(wl, im, arch, true, in.trace ? Start::zero : Start::empty));
+        sys::check_interrupt();
+    }
+    // What is shown: the samples, or every row (moved, not copied: the
+    // rows are the bulk of the memory).  `updates(k)` is every row of k.
     std::vector<std::vector<Row>> rows;
-    for (const Result &r : rs)
-        rows.push_back(every ? resample(r.rows, wl.tasks.size(), every, wl.end) : r.rows);
+    for (Result &r : rs)
+        rows.push_back(every ? resample(r.rows, wl.tasks.size(), every, wl.end) : std::move(r.rows));
+    auto updates = [&](std::size_t k) -> const std::vector<Row> & { return every ? rs[k].rows : rows[k]; };
 
     // Where the implementations part (on every update, not the samples).
     std::vector<std::pair<std::size_t, Difference>> diffs;
     for (std::size_t k = 1; k < rs.size(); ++k)
-        diffs.push_back({k, compare(rs[0].rows, rs[k].rows)});
+        diffs.push_back({k, compare(updates(0), updates(k))});
 
     std::vector<CheckReport> checks;
     if (a.check)
@@ -140,7 +171,6 @@ int cmd_simulate(const SimulateArgs &a) {
     // Files first, each whole or not at all; nothing is written when any
     // input was bad (we would not be here).
     std::string note;
-    std::string csv = a.csv.empty() ? "" : csv_text(rs, rows, wl, every != 0);
     std::string svg = a.svg.empty() ? "" : svg_text(rs, rows, wl, arch, note);
     // Both destinations are checked first, so a bad --svg does not leave
     // the --csv written alone.
@@ -153,7 +183,7 @@ int cmd_simulate(const SimulateArgs &a) {
             throw input_error(std::string(opt) + " " + path + ": " + why);
     }
     if (!a.csv.empty())
-        proofs::write_file_atomic(a.csv, csv);
+        write_csv(a.csv, rs, rows, wl, every != 0);
     if (!a.svg.empty())
         proofs::write_file_atomic(a.svg, svg);
 
@@ -173,15 +203,6 @@ int cmd_simulate(const SimulateArgs &a) {
             tasks.push_back({{"name", t.name}, {"pid", t.pid < 0 ? json(nullptr) : json(t.pid)}, {"cpu", t.cpu},
                              {"weight", t.weight}});
         j["tasks"] = tasks;
-        json ims = json::array();
-        for (std::size_t k = 0; k < rs.size(); ++k) {
-            json rj = json::array();
-            for (const Row &r : rows[k])
-                rj.push_back(row_json(r, wl, every != 0));
-            ims.push_back({{"spec", rs[k].impl.spec}, {"label", rs[k].impl.label}, {"updates", rs[k].updates},
-                           {"rows", rj}});
-        }
-        j["implementations"] = ims;
         json dj = json::array();
         for (const auto &[k, d] : diffs) {
             json x = {{"a", rs[0].impl.spec}, {"b", rs[k].impl.spec}, {"differ", d.differ}};
@@ -202,7 +223,33 @@ int cmd_simulate(const SimulateArgs &a) {
                 cj.push_back(check_json(c));
             j["check"] = cj;
         }
-        std::cout << j.dump(2) << "\n";
+        // The rows are streamed, implementation by implementation, one row
+        // a line, after the small fields.
+        std::string o = "{\n";
+        for (const auto &[key, val] : j.items())
+            o += "  " + json(key).dump() + ": " + val.dump() + ",\n";
+        o += "  \"implementations\": [";
+        std::vector<std::string> names;
+        for (const Task &t : wl.tasks)
+            names.push_back(json(t.name).dump(-1, ' ', false, json::error_handler_t::replace));
+        for (std::size_t k = 0; k < rs.size(); ++k) {
+            o += fmt::format("{}\n    {{\"spec\": {}, \"label\": {}, \"updates\": {}, \"rows\": [", k ? "," : "",
+                             json(rs[k].impl.spec).dump(-1, ' ', false, json::error_handler_t::replace),
+                             json(rs[k].impl.label).dump(-1, ' ', false, json::error_handler_t::replace),
+                             rs[k].updates);
+            for (std::size_t i = 0; i < rows[k].size(); ++i) {
+                o += i ? ",\n      " : "\n      ";
+                append_row_json(o, rows[k][i], names[rows[k][i].task], every != 0);
+                if (o.size() >= (1u << 20)) {
+                    std::cout << o;
+                    o.clear();
+                    sys::check_interrupt();
+                }
+            }
+            o += rows[k].empty() ? "]}" : "\n    ]}";
+        }
+        o += "\n  ]\n}\n";
+        std::cout << o << std::flush;
         return check_failed ? 1 : 0;
     }
 
@@ -219,7 +266,9 @@ int cmd_simulate(const SimulateArgs &a) {
             std::cout << fmt::format(" {:>{}}", f.name, std::max<std::size_t>(8, std::string(f.name).size()));
         std::cout << "\n";
         for (std::size_t k = 0; k < rs.size(); ++k)
-            for (const Row &r : rows[k]) {
+            for (std::size_t i = 0; i < rows[k].size(); ++i) {
+                check_interrupt_every(i);
+                const Row &r = rows[k][i];
                 std::cout << fmt::format("{:>4} {:>14} {:<12} {:<10} {:>3}", k, r.t, wl.tasks[r.task].name,
                                          every ? "sample" : ev_name(r.kind), r.cpu);
                 for (const auto &f : row_fields())
@@ -231,7 +280,7 @@ int cmd_simulate(const SimulateArgs &a) {
     for (const auto &[k, d] : diffs) {
         if (!d.differ) {
             std::cout << fmt::format("[0] {} and [{}] {}: identical on all {} updates\n", rs[0].impl.spec, k,
-                                     rs[k].impl.spec, rs[0].rows.size());
+                                     rs[k].impl.spec, updates(0).size());
             continue;
         }
         std::cout << fmt::format("[0] {} and [{}] {} differ: first at t={} ns, task {}, {}: {} vs {}\n",

@@ -334,7 +334,7 @@ void ignore_file_size_signal() {
 
 } // namespace
 
-void write_file_atomic(const std::string &path, const std::string &text) {
+AtomicWriter::AtomicWriter(const std::string &path) : path_(path) {
     ignore_file_size_signal();
     namespace fs = std::filesystem;
     fs::path p(path);
@@ -345,46 +345,83 @@ void write_file_atomic(const std::string &path, const std::string &text) {
             throw input_error("cannot write " + shown(path) + ": cannot create directory " +
                               shown(p.parent_path().string()) + ": " + ec.message());
     }
-    std::string tmp = path + ".tmp." + std::to_string(::getpid());
-    auto fail = [&](const std::string &what, int err) {
-        ::unlink(tmp.c_str());
-        return input_error("cannot write " + shown(path) + ": " + what + reason(err) + " (nothing written)");
-    };
+    tmp_ = path + ".tmp." + std::to_string(::getpid());
     int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW;
-    int fd = ::open(tmp.c_str(), flags, 0666);
-    if (fd < 0 && errno == EEXIST) { // left behind by a process that had our pid
-        ::unlink(tmp.c_str());
-        fd = ::open(tmp.c_str(), flags, 0666);
+    fd_ = ::open(tmp_.c_str(), flags, 0666);
+    if (fd_ < 0 && errno == EEXIST) { // left behind by a process that had our pid
+        ::unlink(tmp_.c_str());
+        fd_ = ::open(tmp_.c_str(), flags, 0666);
     }
-    if (fd < 0) {
+    if (fd_ < 0) {
         int err = errno;
         throw input_error("cannot write " + shown(path) + ": " + reason(err));
     }
+}
+
+AtomicWriter::~AtomicWriter() {
+    if (fd_ >= 0) {
+        ::close(fd_);
+        ::unlink(tmp_.c_str());
+    }
+}
+
+void AtomicWriter::fail(const std::string &what, int err) {
+    if (fd_ >= 0)
+        ::close(fd_);
+    fd_ = -1;
+    ::unlink(tmp_.c_str());
+    throw input_error("cannot write " + shown(path_) + ": " + what + reason(err) + " (nothing written)");
+}
+
+void AtomicWriter::write(std::string_view text) {
+    if (buf_.size() + text.size() < (1u << 20)) {
+        buf_.append(text);
+        return;
+    }
+    flush();
+    put(text);
+}
+
+void AtomicWriter::flush() {
+    put(buf_);
+    buf_.clear();
+}
+
+void AtomicWriter::put(std::string_view text) {
     std::size_t done = 0;
     while (done < text.size()) {
-        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0) {
-            int err = n < 0 ? errno : EIO;
-            ::close(fd);
-            throw fail("", err);
-        }
+        if (n <= 0)
+            fail("", n < 0 ? errno : EIO);
         done += static_cast<std::size_t>(n);
     }
-    if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
-        int err = errno;
-        ::close(fd);
-        throw fail("", err);
-    }
+}
+
+void AtomicWriter::commit() {
+    flush();
+    if (::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS)
+        fail("", errno);
+    int fd = fd_;
+    fd_ = -1;
     if (::close(fd) != 0) {
         int err = errno;
-        throw fail("", err);
+        ::unlink(tmp_.c_str());
+        throw input_error("cannot write " + shown(path_) + ": " + reason(err) + " (nothing written)");
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
         int err = errno;
-        throw fail("cannot move the temporary file into place: ", err);
+        ::unlink(tmp_.c_str());
+        throw input_error("cannot write " + shown(path_) + ": cannot move the temporary file into place: " +
+                          reason(err) + " (nothing written)");
     }
+}
+
+void write_file_atomic(const std::string &path, const std::string &text) {
+    AtomicWriter w(path);
+    w.write(text);
+    w.commit();
 }
 
 std::string directory_write_problem(const std::string &dir) {

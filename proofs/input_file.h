@@ -92,6 +92,27 @@ std::string describe_json_value(const nlohmann::json &v, const std::string &poin
 // See above.  Throws input_error.
 void write_file_atomic(const std::string &path, const std::string &text);
 
+// The same, for a file made piece by piece (a CSV of millions of rows is
+// never held whole): write() appends, commit() syncs and renames.  The
+// temporary file is removed when the writer is destroyed uncommitted (an
+// exception, an interrupt on the way).
+class AtomicWriter {
+  public:
+    explicit AtomicWriter(const std::string &path); // throws input_error
+    ~AtomicWriter();
+    AtomicWriter(const AtomicWriter &) = delete;
+    AtomicWriter &operator=(const AtomicWriter &) = delete;
+    void write(std::string_view text); // buffered; throws input_error
+    void commit();                     // throws input_error
+
+  private:
+    void flush();
+    void put(std::string_view text);
+    [[noreturn]] void fail(const std::string &what, int err);
+    std::string path_, tmp_, buf_;
+    int fd_ = -1;
+};
+
 // Whether a file could be created in directory `dir` now (it is checked by
 // creating and removing a probe file).  Empty when it could; else why not.
 std::string directory_write_problem(const std::string &dir);

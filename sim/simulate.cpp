@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
 #include "proofs/input_file.h"
@@ -346,6 +348,13 @@ std::vector<Row> resample(const std::vector<Row> &rows, std::size_t ntasks, std:
     // From the multiple of step at or before the first row (a trace starts
     // late), so no empty samples are walked through.
     std::uint64_t first = rows.empty() ? 0 : rows.front().t / step * step;
+    // Counted before they are made: a step of 1 ns over a long workload
+    // would otherwise fill the memory.
+    const std::uint64_t times = end > first ? (end - first) / step + 1 : 1;
+    if (times > max_rows / std::max<std::size_t>(ntasks, 1))
+        throw proofs::input_error(fmt::format("--every: {} sample times of {} task(s) are more than the {} rows "
+                                              "simulate holds; choose a longer step",
+                                              times, ntasks, max_rows));
     for (std::uint64_t t = first;; t += step) {
         while (i < rows.size() && rows[i].t <= t) {
             cur[rows[i].task] = &rows[i];

@@ -101,9 +101,15 @@ enum class Start {
 // Throws proofs::input_error for Start::saturated on a pre-6.x variant.
 Result simulate(const Workload &wl, const Impl &impl, Arch arch, bool record = true, Start start = Start::empty);
 
+// simulate keeps every row of every implementation it runs, for the
+// comparison and the outputs (which are streamed, not built in memory):
+// 112 bytes a row, so at most this many rows in one command (3.4 GB).
+constexpr std::size_t max_rows = 30'000'000;
+
 // --every: per task, the row in force at 0, step, 2*step, ... (the last
 // row at or before each time; none before a task's first row).  kind of a
-// sampled row is ev::tick... marked as a sample by the caller.
+// sampled row is ev::tick... marked as a sample by the caller.  Throws
+// proofs::input_error when the samples would be more than max_rows.
 std::vector<Row> resample(const std::vector<Row> &rows, std::size_t ntasks, std::uint64_t step, std::uint64_t end);
 
 // Where two runs of one workload first differ and by how much at most.

@@ -174,4 +174,42 @@ std::string render_svg(const Plot &p) {
     return o;
 }
 
+LineThinner::LineThinner(double lo, double hi, std::size_t buckets)
+    : lo_(lo), width_(hi > lo ? (hi - lo) / double(std::max<std::size_t>(buckets, 1)) : 1.0) {}
+
+void LineThinner::add(double x, double y) {
+    long b = long(std::floor((x - lo_) / width_));
+    Pt p{x, y};
+    if (!open_ || b != bucket_) {
+        close_bucket();
+        open_ = true;
+        bucket_ = b;
+        first_ = low_ = high_ = last_ = p;
+        return;
+    }
+    if (y < low_.second)
+        low_ = p;
+    if (y > high_.second)
+        high_ = p;
+    last_ = p;
+}
+
+void LineThinner::close_bucket() {
+    if (!open_)
+        return;
+    open_ = false;
+    std::vector<Pt> four = {first_, low_, high_, last_};
+    std::stable_sort(four.begin(), four.end(), [](const Pt &a, const Pt &b) { return a.first < b.first; });
+    for (const Pt &p : four)
+        if (out_.empty() || out_.back() != p)
+            out_.push_back(p);
+}
+
+std::vector<std::pair<double, double>> LineThinner::take() {
+    close_bucket();
+    std::vector<Pt> r;
+    r.swap(out_);
+    return r;
+}
+
 } // namespace sc::sim

@@ -34,4 +34,25 @@ struct Plot {
 
 std::string render_svg(const Plot &p);
 
+// A line of millions of points drawn in a few hundred pixels: per bucket
+// (1/buckets of [lo, hi] in x) only its first, lowest, highest and last
+// points are kept, in x order, so every spike still shows and the SVG
+// stays small.  Points must come in ascending x.
+class LineThinner {
+  public:
+    LineThinner(double lo, double hi, std::size_t buckets = 2000);
+    void add(double x, double y);
+    // The kept points; the thinner is empty afterwards.
+    std::vector<std::pair<double, double>> take();
+
+  private:
+    void close_bucket();
+    using Pt = std::pair<double, double>;
+    double lo_, width_;
+    long bucket_ = 0;
+    bool open_ = false;
+    Pt first_{}, low_{}, high_{}, last_{};
+    std::vector<Pt> out_;
+};
+
 } // namespace sc::sim

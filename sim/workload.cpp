@@ -227,10 +227,16 @@ class Parser {
     }
 
     void push(std::vector<Event> &out, const Event &e, const Where &w) {
-        if (++count_ > max_events)
-            fail(w, "the workload expands to more than " + std::to_string(max_events) + " events");
+        reserve(1, w);
         out.push_back(e);
     }
+    // `n` more events are coming: fail now if they do not fit.
+    void reserve(std::uint64_t n, const Where &w) {
+        if (n > max_events || count_ + n > max_events)
+            fail(w, "the workload expands to more than " + std::to_string(max_events) + " events");
+        count_ += n;
+    }
+    void unreserve(std::uint64_t n) { count_ -= n; }
 
     // rt-app style: each phase repeats "run, then sleep" every period for
     // its duration.  A cycle cut by the end of the phase stops there; the
@@ -291,6 +297,13 @@ class Parser {
             if (nw != cur_w)
                 push(out, {at, task, ev::set_weight, nw}, w);
             cur_w = nw;
+            // Every cycle but the last ends in a sleep: at least
+            // ceil(dur / period) - 1 events, counted before they are made.
+            if (run != 0 && run < period) {
+                std::uint64_t cycles = dur / period + (dur % period != 0);
+                reserve(cycles - 1, w);
+                unreserve(cycles - 1);
+            }
             for (std::uint64_t c = at; c < end; c += period) {
                 if (run == 0) {
                     if (running)
@@ -399,8 +412,15 @@ class Parser {
         bool running = false;
         std::uint64_t since = 0;
         auto ticks_until = [&](std::uint64_t to) {
-            for (std::uint64_t k = since / tick_ns + 1; k * tick_ns < to; ++k)
-                push(out, {k * tick_ns, evs.front().task, ev::tick, 0}, w);
+            // Ticks at k * tick_ns for since < k * tick_ns < to, counted first.
+            if (to == 0)
+                return;
+            std::uint64_t k0 = since / tick_ns + 1, k1 = (to - 1) / tick_ns;
+            if (k1 < k0)
+                return;
+            reserve(k1 - k0 + 1, w);
+            for (std::uint64_t k = k0; k <= k1; ++k)
+                out.push_back({k * tick_ns, evs.front().task, ev::tick, 0});
         };
         for (const Event &e : evs) {
             if (running)

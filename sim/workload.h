@@ -73,8 +73,11 @@ std::uint32_t nice_to_weight(int nice);
 
 // Largest se weight accepted: MAX_SHARES, the largest group weight.
 constexpr std::uint32_t max_weight = 1u << 18;
-// A workload may expand to at most this many events (about 1.6 GB of them).
-constexpr std::size_t max_events = 100'000'000;
+// A workload may expand to at most this many events (24 bytes each, 480 MB).
+// A phase or a run of ticks is counted before it is expanded, so a short
+// file that asks for more fails at once, not after gigabytes.  simulate
+// holds one row per event and implementation on top (sim/simulate.h).
+constexpr std::size_t max_events = 20'000'000;
 // At most this far in time: 2^62 ns, so that t + period never wraps.
 constexpr std::uint64_t max_time = 1ULL << 62;
 // Workload files are read up to this size.

@@ -4,6 +4,7 @@
 // kernel code, and bad input.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 
 #include "shell.h"
 #include "sim/simulate.h"
+#include "sim/svg.h"
 #include "sim/workload.h"
 
 using namespace sc::sim;
@@ -573,4 +575,80 @@ TEST_CASE("replay and explain: pelt reproducers, as recorded or not", "[replay][
     CHECK(text.find("failed:") != std::string::npos);
     CHECK(text.find("violated") != std::string::npos);
     fs::remove_all(dir);
+}
+
+// A few bytes of workload must not become gigabytes: the events of a phase
+// and of a run of ticks are counted before they are made, the rows of all
+// simulations and the --every samples too, and the outputs are streamed.
+TEST_CASE("simulate: size limits are checked before the memory is spent", "[simulate][cli]") {
+    auto too_many = [](const std::string &text) {
+        try {
+            parse_workload(text, "w.json");
+            FAIL("accepted: " << text);
+        } catch (const sc::proofs::input_error &e) {
+            std::string m = e.what();
+            INFO(m);
+            CHECK(m.rfind("w.json", 0) == 0);
+            CHECK(m.find("more than 20000000 events") != std::string::npos);
+        }
+    };
+    // 1 ns run, 1 ns sleep for 90 ms: 45 M cycles, 90 M events.
+    too_many(R"({"tick_hz": 0, "tasks": [{"name": "x", "phases": [{"duration": 90000000, "run": 1, "sleep": 1}]}]})");
+    // The same for 4000 s: 4e12 events, refused as fast.
+    too_many(R"({"tick_hz": 0, "tasks": [{"phases": [{"duration": 4000000000000, "run": 1, "sleep": 1}]}]})");
+    // Always running for 4000 s at 100 kHz: 4e8 ticks.
+    too_many(R"({"tick_hz": 100000, "tasks": [{"phases": [{"duration": 4000000000000, "period": 1000, "duty": 1}]}]})");
+    // At the limit: 10 M cycles of 2 events is accepted, exactly 20 M.
+    Workload at = wl_of(R"({"tick_hz": 0, "tasks": [{"phases": [{"duration": 20000000, "run": 1, "sleep": 1}]}]})");
+    CHECK(at.events.size() == 20000000);
+
+    // --every: (end - first) / step + 1 sample times per task, counted first.
+    Workload wl = wl_of(half_task);
+    Result r = simulate(wl, parse_impl("pelt/v6.12", false), sc::Arch::lp64);
+    CHECK(resample(r.rows, 1, 1000000, wl.end).size() == 4); // 0, 1, 2, 3 ms
+    CHECK_THROWS_AS(resample(r.rows, 1, 1, std::uint64_t(max_rows) * 2), sc::proofs::input_error);
+    CHECK_THROWS_AS(resample(r.rows, 1000, 1, max_rows / 1000), sc::proofs::input_error);
+
+    // Rows: 11 M events on three implementations is 33 M rows, over the 30 M
+    // limit; refused before any simulation, nothing written.
+    fs::path dir = fs::temp_directory_path() / ("sc-sim-lim-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::string big = (dir / "big.json").string();
+    std::ofstream(big) << R"({"tick_hz": 0, "tasks": [{"phases": [{"duration": 11000000, "run": 1, "sleep": 1}]}]})";
+    std::string csv = (dir / "out.csv").string();
+    Run rr = run_argv({SCHEDCHECK_BIN, "simulate", big, "--variant", "pelt/v6.1", "--variant", "pelt/v6.12",
+                       "--variant", "pelt/v4.12", "--csv", csv});
+    INFO(rr.out);
+    CHECK(rr.code == 2);
+    CHECK(rr.out.find("11000000 events on 3 simulation(s) make more than the 30000000 rows") != std::string::npos);
+    CHECK_FALSE(fs::exists(csv));
+    // --every 1e-6 ms is a 1 ns step over 11 ms: 11 M samples, accepted
+    // with one implementation; a step of 1 ns over a 4000 s phase is not.
+    std::string far = (dir / "far.json").string();
+    std::ofstream(far) << R"({"tick_hz": 0, "tasks": [{"phases": [{"duration": 4000000000000, "period": 1000, "duty": 1}]}]})";
+    Run rf = run_argv({SCHEDCHECK_BIN, "simulate", far, "--every", "0.000001", "--csv", csv});
+    INFO(rf.out);
+    CHECK(rf.code == 2);
+    CHECK(rf.out.find("--every: 4000000000001 sample times of 1 task(s)") != std::string::npos);
+    CHECK_FALSE(fs::exists(csv));
+    for (const auto &e : fs::directory_iterator(dir))
+        CHECK(e.path().filename().string().find(".tmp.") == std::string::npos);
+    fs::remove_all(dir);
+}
+
+// The plot of a long run keeps per pixel column the first, lowest, highest
+// and last points, so a single spike among a million points still shows.
+TEST_CASE("simulate: the SVG line of a million points is thinned, spikes kept", "[simulate]") {
+    LineThinner th(0, 1000, 100);
+    for (int i = 0; i < 1000000; ++i)
+        th.add(i / 1000.0, i == 123457 ? 5000.0 : (i == 876543 ? -7.0 : double(i % 97)));
+    auto pts = th.take();
+    CHECK(pts.size() <= 400);
+    CHECK(pts.size() >= 100);
+    CHECK(std::is_sorted(pts.begin(), pts.end(), [](auto &a, auto &b) { return a.first < b.first; }));
+    CHECK(std::count(pts.begin(), pts.end(), std::pair<double, double>{123.457, 5000.0}) == 1);
+    CHECK(std::count(pts.begin(), pts.end(), std::pair<double, double>{876.543, -7.0}) == 1);
+    CHECK(pts.front() == std::pair<double, double>{0.0, 0.0});
+    CHECK(pts.back() == std::pair<double, double>{999.999, double(999999 % 97)});
+    CHECK(th.take().empty());
 }
