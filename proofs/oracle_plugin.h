@@ -43,6 +43,20 @@ inline constexpr const char *plugin_replay_symbol = "schedcheck_oracle_replay_v1
 inline constexpr const char *plugin_run_symbol = "schedcheck_oracle_run_v1";
 inline constexpr const char *plugin_simulate_symbol = "schedcheck_oracle_simulate_v1";
 
+// An entry point's body: what f returns, or 2 for an input_error and 3
+// for any other exception, with *error saying why.
+template <class F> int plugin_guarded(std::string *error, F &&f) {
+    try {
+        return f();
+    } catch (const input_error &e) {
+        *error = e.what();
+        return 2;
+    } catch (const std::exception &e) {
+        *error = e.what();
+        return 3;
+    }
+}
+
 inline unsigned plugin_abi() {
     return static_cast<unsigned>(sizeof(EquivResult) ^ (sizeof(Variant) << 12) ^ (sizeof(OracleInfo) << 20) ^
                                  (sizeof(ProofResult) << 4) ^ (sizeof(ReplayResult) << 16) ^

@@ -44,34 +44,22 @@ template <template <class> class K, bool Split> struct PluginImpl {
         return rc;
     }
 
-    template <class F> static int guarded(std::string *error, F &&f) {
-        try {
-            return f();
-        } catch (const input_error &e) {
-            *error = e.what();
-            return 2;
-        } catch (const std::exception &e) {
-            *error = e.what();
-            return 3;
-        }
-    }
-
     static int applies(const char *id) {
         return with(id, []<class P, class I>() {}) == 0 ? 1 : 0;
     }
     static int prove(ProofResult *res, const Variant *v, const char *id, Arch a, const ProveOptions *o,
                      std::string *error) {
-        return guarded(error, [&] {
+        return plugin_guarded(error, [&] {
             return with(id, [&]<class P, class I>() { *res = kentry::prove<P, I>(*v, a, *o); });
         });
     }
     static int replay(ReplayResult *res, const char *id, Arch a, const nlohmann::json *doc, std::string *error) {
-        return guarded(error, [&] {
+        return plugin_guarded(error, [&] {
             return with(id, [&]<class P, class I>() { *res = kentry::replay<P, I>(a, *doc); });
         });
     }
     static int run(const TaskRun *r, std::vector<TaskSnapshot> *out, std::string *error) {
-        return guarded(error, [&] {
+        return plugin_guarded(error, [&] {
             *out = r->lp64 ? run_task<Pelt, UtilEst, has_util_est, lp64>(*r)
                            : run_task<Pelt, UtilEst, has_util_est, ilp32>(*r);
             return 0;

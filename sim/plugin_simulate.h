@@ -7,7 +7,7 @@
 #pragma once
 #include <string>
 
-#include "proofs/invariant.h"
+#include "proofs/oracle_plugin.h"
 #include "sim/run_model.h"
 
 namespace sc::sim {
@@ -15,7 +15,7 @@ namespace sc::sim {
 template <template <class> class K>
 int plugin_simulate(const Workload *wl, const Impl *impl, Arch arch, bool record, int start, Result *out,
                     std::string *error) {
-    try {
+    return proofs::plugin_guarded(error, [&] {
         if (arch == Arch::lp64) {
             KernelModel<K, lp64> m;
             *out = run_any<KernelModel<K, lp64>, lp64>(m, *wl, *impl, record, static_cast<Start>(start));
@@ -24,13 +24,7 @@ int plugin_simulate(const Workload *wl, const Impl *impl, Arch arch, bool record
             *out = run_any<KernelModel<K, ilp32>, ilp32>(m, *wl, *impl, record, static_cast<Start>(start));
         }
         return 0;
-    } catch (const proofs::input_error &e) {
-        *error = e.what();
-        return 2;
-    } catch (const std::exception &e) {
-        *error = e.what();
-        return 3;
-    }
+    });
 }
 
 } // namespace sc::sim

@@ -176,7 +176,8 @@ template <pelt::version PV, class A, int UE = -1> struct RefModel {
     using Rq = utilest::cfs_rq<A>;
     static constexpr bool six = PV >= pelt::version::v6_1;
     const UeOps<A> *ue = nullptr;
-    int ue_flag = 0; // ue->flag
+    int ue_flag = 0; // ue->flag; only read when UE < 0
+    static constexpr auto UV = static_cast<utilest::version>(UE);
     utilest::knobs kn{};
 
     bool has_ue() const { return ue != nullptr; }
@@ -186,11 +187,17 @@ template <pelt::version PV, class A, int UE = -1> struct RefModel {
                                               int running, ulong weight) {
         int r = pelt::update_load_avg<PV, A>(now, s.sa, load, runnable, running, weight);
         // cfs_se_util_change() runs after every average update: called
-        // directly (it is a bit test), not through a pointer.
-        if (r && ue_flag == 1)
+        // directly (it is a bit test), not through a pointer; with UE fixed
+        // the version is known here and only 6.x has the flag.
+        if constexpr (UE >= 0) {
+            if constexpr (UV == utilest::version::v6_1 || UV == utilest::version::v6_12)
+                if (r)
+                    utilest::cfs_se_util_change<UV, A>(s.ue, kn);
+        } else if (r && ue_flag == 1) {
             utilest::cfs_se_util_change<utilest::version::v6_1, A>(s.ue, kn);
-        else if (r && ue_flag == 2)
+        } else if (r && ue_flag == 2) {
             utilest::cfs_se_util_change<utilest::version::v6_12, A>(s.ue, kn);
+        }
         return r;
     }
     void sync(TaskState &s) {
@@ -201,7 +208,6 @@ template <pelt::version PV, class A, int UE = -1> struct RefModel {
             s.ue.runnable_avg = s.sa.runnable_avg;
         }
     }
-    static constexpr auto UV = static_cast<utilest::version>(UE);
     void ue_enqueue(Rq &rq, TaskState &s) {
         sync(s);
         if constexpr (UE >= 0)
