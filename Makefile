@@ -253,6 +253,8 @@ equiv: build
 	./$(BUILD)/schedcheck equiv --variant pelt/v6.12 --oracle linux-6.12
 	./$(BUILD)/schedcheck equiv --variant utilest/v6.1 --oracle linux-6.1
 	./$(BUILD)/schedcheck equiv --variant utilest/v6.12 --oracle linux-6.12
+	./$(BUILD)/schedcheck equiv --variant idlebal/v6.1 --oracle linux-6.1
+	./$(BUILD)/schedcheck equiv --variant idlebal/v6.12 --oracle linux-6.12
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -95,16 +95,16 @@ sys::TempDir private_dir() {
 }
 
 // The reference variants of a kernel version ("6.1.158" -> v6.1), if any.
-std::pair<const Variant *, const Variant *> reference_of(const std::string &version) {
+std::vector<const Variant *> reference_of(const std::string &version) {
     auto starts = [&](const char *p) {
         std::string s = p;
         return version.rfind(s, 0) == 0 && (version.size() == s.size() || !std::isdigit(static_cast<unsigned char>(version[s.size()])));
     };
     if (starts("6.1"))
-        return {find_variant("pelt/v6.1"), find_variant("utilest/v6.1")};
+        return {find_variant("pelt/v6.1"), find_variant("utilest/v6.1"), find_variant("idlebal/v6.1")};
     if (starts("6.12"))
-        return {find_variant("pelt/v6.12"), find_variant("utilest/v6.12")};
-    return {nullptr, nullptr};
+        return {find_variant("pelt/v6.12"), find_variant("utilest/v6.12"), find_variant("idlebal/v6.12")};
+    return {};
 }
 
 struct Change {
@@ -181,8 +181,8 @@ int cmd_review(const ReviewArgs &a) {
     text += std::string(std::min<std::size_t>(78, 22 + fs::path(a.patch).filename().string().size()), '=') + "\n";
 
     if (bpre.code == bpost.code) {
-        line("The patch changes nothing that schedcheck models (the PELT and util_est functions, tables and "
-             "macros it extracts are the same before and after it). Nothing to review.");
+        line("The patch changes nothing that schedcheck models (the PELT, util_est and newidle cost functions, "
+             "tables and macros it extracts are the same before and after it). Nothing to review.");
         doc["modelled_change"] = false;
         doc["regressions"] = json::array();
         doc["fixes"] = json::array();
@@ -256,7 +256,7 @@ int cmd_review(const ReviewArgs &a) {
         }
 
     // 4. Function by function, each image against the reference variant.
-    auto [pelt_ref, ue_ref] = reference_of(ob.version);
+    const std::vector<const Variant *> refs = reference_of(ob.version);
     struct FnChange {
         std::string function;
         EquivDifference d;
@@ -264,15 +264,25 @@ int cmd_review(const ReviewArgs &a) {
     std::vector<FnChange> fn_changes;
     std::vector<std::string> fn_notes;
     double t_equiv = 0;
-    if (pelt_ref) {
+    if (!refs.empty()) {
         auto t2 = std::chrono::steady_clock::now();
-        for (const Variant *ref : {pelt_ref, ue_ref}) {
+        for (const Variant *ref : refs) {
             if (ref->family == "utilest" && (!bpre.note.empty() || !bpost.note.empty())) {
                 fn_notes.push_back("util_est functions not compared: an image holds PELT only");
                 continue;
             }
-            EquivResult ep = prove_equivalence(*ref, bpre.name, Arch::lp64, a.timeout_ms, odir);
-            EquivResult eq = prove_equivalence(*ref, bpost.name, Arch::lp64, a.timeout_ms, odir);
+            EquivResult ep, eq;
+            try {
+                ep = prove_equivalence(*ref, bpre.name, Arch::lp64, a.timeout_ms, odir);
+                eq = prove_equivalence(*ref, bpost.name, Arch::lp64, a.timeout_ms, odir);
+            } catch (const input_error &e) {
+                // An optional part (the newidle cost helpers) that an image
+                // lacks: said, not fatal.
+                if (ref->family != "idlebal")
+                    throw;
+                fn_notes.push_back(std::string("idle-balance functions not compared: ") + e.what());
+                continue;
+            }
             sys::check_interrupt();
             if (ep.verdict == EquivVerdict::UNKNOWN || eq.verdict == EquivVerdict::UNKNOWN) {
                 fn_notes.push_back(ref->family + " functions: the comparison with " + ref->id +
@@ -368,7 +378,7 @@ int cmd_review(const ReviewArgs &a) {
     doc["changes"] = jchanges;
 
     text += "\n";
-    line(fn_changes.empty() && pelt_ref ? "Function by function (lp64): no extracted function behaves differently "
+    line(fn_changes.empty() && !refs.empty() ? "Function by function (lp64): no extracted function behaves differently "
                                           "after the patch."
                                         : "Function by function (lp64), each image proved against the reference "
                                           "variant of its version:");

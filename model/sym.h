@@ -174,6 +174,17 @@ template <unsigned W, bool S> struct Word {
     template <class B> Word &operator^=(const B &b) { return *this = Word(*this ^ b); }
     Word &operator++() { return *this += Word(1); }
     Word &operator--() { return *this -= Word(1); }
+    // Postfix, as C's x++ (the kernel text increments a counter this way).
+    Word operator++(int) {
+        Word old = *this;
+        ++*this;
+        return old;
+    }
+    Word operator--(int) {
+        Word old = *this;
+        --*this;
+        return old;
+    }
 
     static const char *name() {
         if (W == 128)

@@ -32,6 +32,8 @@ const std::vector<KernelWanted> &pelt_wanted() {
                                                     "kernel/sched/pelt.h", "kernel/sched/pelt.c"};
     static const std::vector<std::string> sched_h_first = {"kernel/sched/sched.h", "kernel/sched/fair.c",
                                                            "include/linux/sched.h"};
+    // An optional part (cfs_moves, idlebal) is left out whole when a
+    // required piece of it is missing; the oracle still holds the rest.
     using P = PeltPart;
     static const std::vector<KernelWanted> w = {
         {sched_h, "SCHED_FIXEDPOINT_SHIFT", P::pelt, true, false},
@@ -71,6 +73,12 @@ const std::vector<KernelWanted> &pelt_wanted() {
         {fair_c, "update_cfs_rq_load_avg", P::cfs_moves, true, true},
         {fair_c, "init_entity_runnable_average", P::cfs_moves, true, true},
         {fair_c, "post_init_entity_util_avg", P::cfs_moves, true, true},
+        // The idle-time average (sched.h in 6.x, core.c before) and the
+        // domain's newidle cost; the success statistics are a backport in
+        // Debian's trees, absent upstream.
+        {sched_h_first, "update_avg", P::idlebal, true, true},
+        {fair_c, "update_newidle_stats", P::idlebal, false, true},
+        {fair_c, "update_newidle_cost", P::idlebal, true, true},
     };
     return w;
 }
@@ -198,17 +206,19 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
     PeltOracle res;
 
     // What is missing, all of it at once.
-    std::vector<std::string> lacking_pelt, lacking_ue, names_pelt, names_ue, wanted_functions, lacking_cfs;
+    std::vector<std::string> lacking_pelt, lacking_ue, names_pelt, names_ue, wanted_functions, lacking_cfs,
+        lacking_idlebal;
     bool any_function = false;
     for (const Search &s : found_defs) {
-        if (s.w->function && s.w->part != PeltPart::cfs_moves) // the optional part is not asked for
+        const bool optional = s.w->part == PeltPart::cfs_moves || s.w->part == PeltPart::idlebal;
+        if (s.w->function && !optional) // the optional parts are not asked for
             wanted_functions.push_back(s.w->name);
         if (s.def && s.w->function)
             any_function = true;
         if (s.def || !s.w->required)
             continue;
-        if (s.w->part == PeltPart::cfs_moves) {
-            lacking_cfs.push_back(s.w->name);
+        if (optional) {
+            (s.w->part == PeltPart::cfs_moves ? lacking_cfs : lacking_idlebal).push_back(s.w->name);
             continue;
         }
         (s.w->part == PeltPart::pelt ? lacking_pelt : lacking_ue).push_back(not_found(spec, *s.w));
@@ -230,6 +240,13 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
     }
     res.has_util_est = lacking_ue.empty();
     res.has_cfs_moves = lacking_cfs.empty();
+    res.has_idlebal = lacking_idlebal.empty();
+    // Whether s's part is in the code.
+    auto left_out_part = [&](const Search &s) {
+        return (s.w->part == PeltPart::util_est && !res.has_util_est) ||
+               (s.w->part == PeltPart::cfs_moves && !res.has_cfs_moves) ||
+               (s.w->part == PeltPart::idlebal && !res.has_idlebal);
+    };
     if (!res.has_util_est)
         res.note = from + ": util_est left out, the oracle holds PELT only; " +
                    (partial ? "not whole in the hunks: " + join(names_ue) : "the source lacks: " + join(lacking_ue, "; "));
@@ -249,8 +266,7 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
                 if (t[k].is_ident("util_est") && t[k + 1].is(".") && t[k + 2].is_ident("enqueued"))
                     split_util_est = true;
         }
-        if ((s.w->part == PeltPart::util_est && !res.has_util_est) ||
-            (s.w->part == PeltPart::cfs_moves && !res.has_cfs_moves))
+        if (left_out_part(s))
             continue;
         res.found.push_back(s.w->name);
         res.found_in.push_back(s.path);
@@ -271,8 +287,7 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
     }
     std::vector<std::string> left_out;
     for (const Search &s : found_defs)
-        if ((s.w->part == PeltPart::util_est && !res.has_util_est) ||
-            (s.w->part == PeltPart::cfs_moves && !res.has_cfs_moves))
+        if (left_out_part(s))
             left_out.push_back(s.w->name);
 
     std::ostringstream o;
@@ -346,12 +361,20 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
       << "    static sc_u64 div_u64(sc_u64 a, sc_u32 b) { return sc::div_u64(a, b); }\n"
       << "    template <class T> static T shim_min(const T &a, const T &b) { return a < b ? a : b; }\n"
       << "    template <class T> static T shim_max(const T &a, const T &b) { return a > b ? a : b; }\n";
+    o << "    static constexpr bool shim_has_idlebal = " << (res.has_idlebal ? "true" : "false") << ";\n"
+      << "    // The fields of a sched_domain that the newidle cost helpers use.\n"
+      << "    struct sched_domain {\n        sc_uint newidle_call{}, newidle_success{}, newidle_ratio{};\n"
+      << "        sc_u64 max_newidle_lb_cost{};\n        sc_ulong last_decay_max_lb_cost{};\n    };\n"
+      << "    // Inputs: the tick counter (pointed to, as the capacity) and its rate.\n"
+      << "    static inline thread_local const sc_ulong *shim_jiffies = nullptr;\n"
+      << "    static inline thread_local int shim_HZ = 250;\n";
     for (const auto &h : hooks)
         o << "    template <class... T> static void " << h << "(T &&...) {}\n";
     static const char *shim_macros[] = {"READ_ONCE",      "WRITE_ONCE",     "likely",  "unlikely", "__always_inline",
                                         "__maybe_unused", "sched_feat",     "min",     "max",      "min_t",
                                         "max_t",          "typeof",         "swap",    "memset",   "entity_is_task",
-                                        "raw_spin_lock",  "raw_spin_unlock", "u64_u32_store_copy"};
+                                        "raw_spin_lock",  "raw_spin_unlock", "u64_u32_store_copy",
+                                        "jiffies",        "HZ",             "time_after"};
     // The host's own headers may define some of these (glibc has
     // __always_inline): save them and put them back afterwards.
     // The kernel's own idioms (unsigned against int comparisons) are not
@@ -376,7 +399,11 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
       << "#define entity_is_task(se) ((se)->shim_is_task)\n"
       << "#define raw_spin_lock(l) ((void)0)\n"
       << "#define raw_spin_unlock(l) ((void)0)\n"
-      << "#define u64_u32_store_copy(var, copy, val) ((var) = (val))\n";
+      << "#define u64_u32_store_copy(var, copy, val) ((var) = (val))\n"
+      << "#define jiffies (*shim_jiffies)\n"
+      << "#define HZ sc_ulong(shim_HZ)\n"
+      << "// after b: the wrapped difference b - a read as a signed long is negative\n"
+      << "#define time_after(a, b) (sc_slong(sc_ulong(b) - sc_ulong(a)) < sc_slong(0))\n";
     for (const auto &d : macros)
         o << as_member(d, opt);
     o << table;

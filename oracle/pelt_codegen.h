@@ -37,7 +37,9 @@ struct KernelOracleSpec {
 // The moves of PELT sums between a task and its cfs_rq (attach/detach and
 // friends, fair.c) are a third, optional part: an oracle whose tree lacks
 // one of them holds PELT (and util_est) without them.
-enum class PeltPart { pelt, util_est, cfs_moves };
+// The newidle balance cost helpers (update_avg(), update_newidle_cost(),
+// 6.x) are a fourth optional part, for the idlebal family's equivalence.
+enum class PeltPart { pelt, util_est, cfs_moves, idlebal };
 
 struct KernelWanted {
     // The files trees have kept it in, the usual one first: the first that
@@ -62,6 +64,7 @@ struct PeltOracle {
     std::vector<std::string> lacking;
     bool has_util_est = false; // util_est complete and in the code (else the code is PELT only)
     bool has_cfs_moves = false; // the entity <-> cfs_rq moves complete and in the code
+    bool has_idlebal = false;   // update_avg() and update_newidle_cost() in the code
     // One line for the user when something was left out, else empty:
     // "linux-4.14 (4.14.3): util_est left out, the oracle holds PELT only: ...".
     std::string note;

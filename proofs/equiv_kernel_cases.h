@@ -14,6 +14,8 @@
 
 #include "proofs/equiv_engine.h"
 #include "proofs/kernel_state.h"
+#include "proofs/oracle_plugin.h"
+#include "ref/idle_balance.h"
 #include "ref/pelt.h"
 #include "ref/util_est.h"
 #include "ref/variants.h"
@@ -305,6 +307,112 @@ std::vector<EquivCase<S, C>> utilest_cases(EquivResult &res) {
     return cs;
 }
 
+// ---- idlebal ------------------------------------------------------------
+
+template <class A, class In> idlebal::sched_domain<A> declare_sd(In &in) {
+    idlebal::sched_domain<A> sd{};
+    sd.max_newidle_lb_cost = in.template var<typename A::u64>("sd.max_newidle_lb_cost", 0, ~std::uint64_t(0));
+    sd.last_decay_max_lb_cost = declare_ulong<A>(in, "sd.last_decay_max_lb_cost");
+    sd.newidle_call = in.template var<typename A::uint>("sd.newidle_call", 0, 0xffffffffu);
+    sd.newidle_success = in.template var<typename A::uint>("sd.newidle_success", 0, 0xffffffffu);
+    sd.newidle_ratio = in.template var<typename A::uint>("sd.newidle_ratio", 0, 0xffffffffu);
+    return sd;
+}
+
+template <class KD, class A> KD sd_to_kernel(const idlebal::sched_domain<A> &sd) {
+    KD k{};
+    k.max_newidle_lb_cost = sd.max_newidle_lb_cost;
+    k.last_decay_max_lb_cost = sd.last_decay_max_lb_cost;
+    k.newidle_call = sd.newidle_call;
+    k.newidle_success = sd.newidle_success;
+    k.newidle_ratio = sd.newidle_ratio;
+    return k;
+}
+
+template <class A, class KD> void compare_sd(Outs<A> &out, const idlebal::sched_domain<A> &r, const KD &k) {
+    using u64 = typename A::u64;
+    out.push_back({"sd.max_newidle_lb_cost", {r.max_newidle_lb_cost, k.max_newidle_lb_cost}});
+    out.push_back({"sd.last_decay_max_lb_cost", {u64(r.last_decay_max_lb_cost), u64(k.last_decay_max_lb_cost)}});
+    out.push_back({"sd.newidle_call", {u64(r.newidle_call), u64(k.newidle_call)}});
+    out.push_back({"sd.newidle_success", {u64(r.newidle_success), u64(k.newidle_success)}});
+    out.push_back({"sd.newidle_ratio", {u64(r.newidle_ratio), u64(k.newidle_ratio)}});
+}
+
+// The configurations of HZ a kernel is built with; each is a case.
+inline constexpr int idlebal_hz[] = {100, 250, 300, 1000};
+
+template <class S, class C, idlebal::version V, template <class> class K>
+std::vector<EquivCase<S, C>> idlebal_cases(EquivResult &res) {
+    std::vector<EquivCase<S, C>> cs;
+    const std::uint64_t umax = ~std::uint64_t(0);
+    cs.push_back(equiv_case<S, C>("update_avg", {}, [=]<class A, class In>(In &in) {
+        using u64 = typename A::u64;
+        u64 avg = in.template var<u64>("avg", 0, umax), sample = in.template var<u64>("sample", 0, umax);
+        return [=]() -> Outs<A> {
+            u64 r = avg, k = avg;
+            idlebal::update_avg<V, A>(r, sample);
+            K<A>::update_avg(&k, sample);
+            return {{"avg", {r, k}}};
+        };
+    }));
+    res.compared.push_back("update_avg");
+    if constexpr (!idlebal::has_update_newidle_cost<V>) {
+        res.skipped.push_back("update_newidle_cost (only in the oracle: the function first appears in 5.16)");
+    } else {
+        // The Debian trees' update_newidle_cost() counts successes
+        // (update_newidle_stats()); an upstream one has no such argument.
+        constexpr bool stats = requires(typename K<C>::sched_domain *d) { K<C>::update_newidle_stats(d, 0u); };
+        if constexpr (stats) {
+            cs.push_back(equiv_case<S, C>("update_newidle_stats", {}, [=]<class A, class In>(In &in) {
+                const auto sd0 = declare_sd<A>(in);
+                auto success = in.template var<typename A::uint>("success", 0, 0xffffffffu);
+                return [=]() -> Outs<A> {
+                    auto sd = sd0;
+                    auto k = sd_to_kernel<typename K<A>::sched_domain>(sd);
+                    idlebal::update_newidle_stats<V, A>(sd, success);
+                    K<A>::update_newidle_stats(&k, success);
+                    Outs<A> out;
+                    compare_sd(out, sd, k);
+                    return out;
+                };
+            }));
+            res.compared.push_back("update_newidle_stats");
+        }
+        for (int hz : idlebal_hz)
+            cs.push_back(equiv_case<S, C>("update_newidle_cost", {{"HZ", std::uint64_t(hz)}}, [=]<class A, class In>(
+                                                                                                   In &in) {
+                using u64 = typename A::u64;
+                const auto sd0 = declare_sd<A>(in);
+                u64 cost = in.template var<u64>("cost", 0, umax);
+                auto success = in.template var<typename A::uint>("success", 0, 0xffffffffu);
+                auto jiffies = declare_ulong<A>(in, "jiffies");
+                return [=]() -> Outs<A> {
+                    auto sd = sd0;
+                    auto k = sd_to_kernel<typename K<A>::sched_domain>(sd);
+                    idlebal::knobs<A> kn{};
+                    kn.HZ = hz;
+                    bool rr = idlebal::update_newidle_cost<V, A>(sd, cost, success, jiffies, kn);
+                    K<A>::shim_jiffies = &jiffies;
+                    K<A>::shim_HZ = hz;
+                    bool kr;
+                    if constexpr (stats)
+                        kr = bool(K<A>::update_newidle_cost(&k, cost, success));
+                    else
+                        kr = bool(K<A>::update_newidle_cost(&k, cost));
+                    K<A>::shim_jiffies = nullptr;
+                    Outs<A> out{{"result", {u64(rr ? 1 : 0), u64(kr ? 1 : 0)}}};
+                    compare_sd(out, sd, k);
+                    return out;
+                };
+            }));
+        res.compared.push_back("update_newidle_cost");
+    }
+    res.domain = fmt::format("every 64-bit average, sample and cost, every {}-bit jiffies and decay stamp, every "
+                             "32-bit success count; HZ = 100, 250, 300 and 1000",
+                             S::long_bits);
+    return cs;
+}
+
 template <class S, class C, class MakeCases> void run_kernel(EquivResult &res, MakeCases make, unsigned timeout_ms) {
     auto cases = make(res);
     run_equiv_cases<S, C>(res, cases, timeout_ms);
@@ -342,8 +450,32 @@ void prove_with_oracle(EquivResult &res, const Variant &v, unsigned timeout_ms) 
         else
             throw input_error("oracle " + res.oracle + " holds PELT only (its source lacks util_est): there is no "
                               "util_est code to compare " + v.id + " with");
+    } else if (v.family == "idlebal") {
+        if constexpr (K<lp64>::shim_has_idlebal) {
+            auto by = [&]<idlebal::version V>() {
+                if (lp)
+                    run_kernel<model::sym_lp64, lp64>(
+                        res, [](EquivResult &r) { return idlebal_cases<model::sym_lp64, lp64, V, K>(r); }, timeout_ms);
+                else
+                    run_kernel<model::sym_ilp32, ilp32>(
+                        res, [](EquivResult &r) { return idlebal_cases<model::sym_ilp32, ilp32, V, K>(r); },
+                        timeout_ms);
+            };
+            using iv = idlebal::version;
+            switch (static_cast<iv>(v.code)) {
+            case iv::v3_11: return by.template operator()<iv::v3_11>();
+            case iv::low_1: return by.template operator()<iv::low_1>();
+            case iv::low_1_2: return by.template operator()<iv::low_1_2>();
+            case iv::low_1_3: return by.template operator()<iv::low_1_3>();
+            case iv::v6_1: return by.template operator()<iv::v6_1>();
+            case iv::v6_12: return by.template operator()<iv::v6_12>();
+            }
+        } else {
+            throw input_error("oracle " + res.oracle + " lacks the newidle cost helpers (update_avg, "
+                              "update_newidle_cost): there is no idle-balance code to compare " + v.id + " with");
+        }
     } else {
-        throw input_error("oracle " + res.oracle + " holds PELT and util_est functions; " + v.id +
+        throw input_error("oracle " + res.oracle + " holds PELT, util_est and idle-balance functions; " + v.id +
                           " is a " + v.family + " variant");
     }
 }
@@ -391,16 +523,10 @@ namespace sc::proofs {
 // become return codes, as exceptions must not cross the boundary.
 template <template <class> class K, bool Split>
 int plugin_equiv(EquivResult *res, const Variant *v, unsigned timeout_ms, std::string *error) {
-    try {
+    return plugin_guarded(error, [&] {
         kequiv::prove_with_oracle<K, Split>(*res, *v, timeout_ms);
         return 0;
-    } catch (const input_error &e) {
-        *error = e.what();
-        return 2;
-    } catch (const std::exception &e) {
-        *error = e.what();
-        return 3;
-    }
+    });
 }
 
 } // namespace sc::proofs

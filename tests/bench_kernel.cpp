@@ -8,6 +8,7 @@
 
 #include "oracle_gen/linux_6_1.h"
 #include "proofs/equiv.h"
+#include "ref/idle_balance.h"
 #include "ref/pelt.h"
 #include "ref/util_est.h"
 
@@ -139,6 +140,35 @@ int bench_kernel_oracles() {
                }
                sink = p.se.avg.util_est.ewma;
            }, N));
+    // The idle-balance helpers: an idle-time average and a domain's cost
+    // tracked and decayed over a run of samples, jiffies moving on.
+    report("update_avg + update_newidle_cost",
+           best_ns([&] {
+               std::uint64_t avg = 0;
+               idlebal::sched_domain<lp64> sd{};
+               idlebal::knobs<lp64> kn{};
+               std::uint64_t j = 0;
+               for (auto &x : in) {
+                   idlebal::update_avg<idlebal::version::v6_1, lp64>(avg, x.now);
+                   j += x.n & 255;
+                   idlebal::update_newidle_cost<idlebal::version::v6_1, lp64>(sd, x.val & 0xfffff, x.pc & 1, j, kn);
+               }
+               sink = avg + sd.max_newidle_lb_cost;
+           }, N),
+           best_ns([&] {
+               std::uint64_t avg = 0;
+               K::sched_domain sd{};
+               std::uint64_t j = 0;
+               K::shim_jiffies = &j;
+               K::shim_HZ = 250;
+               for (auto &x : in) {
+                   K::update_avg(&avg, x.now);
+                   j += x.n & 255;
+                   K::update_newidle_cost(&sd, x.val & 0xfffff, x.pc & 1);
+               }
+               K::shim_jiffies = nullptr;
+               sink = avg + sd.max_newidle_lb_cost;
+           }, N));
 
     bench_differential();
 
@@ -149,7 +179,8 @@ int bench_kernel_oracles() {
                  {"cpuload/shi-1-3", "seed000-post3"}, {"cpuload/shi-1-4", "seed000-post3"},
                  {"cpuload/shi-1-5", "seed000-post5"}, {"pelt/v6.1", "linux-6.1"},
                  {"pelt/v6.12", "linux-6.12"},         {"utilest/v6.1", "linux-6.1"},
-                 {"utilest/v6.12", "linux-6.12"}};
+                 {"utilest/v6.12", "linux-6.12"},      {"idlebal/v6.1", "linux-6.1"},
+                 {"idlebal/v6.12", "linux-6.12"}};
     auto t0 = std::chrono::steady_clock::now();
     int proofs = 0, unknown = 0, equivalent = 0;
     for (const auto &p : pairs)

@@ -149,12 +149,15 @@ int bench_update_cpu_load() {
 int bench_kernel_oracles();
 
 // `schedcheck_bench` runs every benchmark; `schedcheck_bench simulate`
-// only the simulation rates (quick, for work on the simulation loop).
+// only the simulation rates, `schedcheck_bench kernel` only the reference
+// against the kernel oracles (quick, for work on one of them).
 int main(int argc, char **argv) {
     if (argc == 2 && std::string(argv[1]) == "simulate" && bench_simulate)
         return bench_simulate();
+    if (argc == 2 && std::string(argv[1]) == "kernel")
+        return bench_kernel_oracles();
     if (argc > 1) {
-        std::fprintf(stderr, "usage: schedcheck_bench [simulate]\n");
+        std::fprintf(stderr, "usage: schedcheck_bench [simulate | kernel]\n");
         return 2;
     }
     int rc = bench_update_cpu_load();

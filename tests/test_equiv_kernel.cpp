@@ -120,3 +120,43 @@ TEST_CASE("equiv kernel: the extracted decay tables regenerate from y^32 = 1/2",
     CHECK(d[0].find("runnable_avg_yN_inv[5]") != std::string::npos);
     CHECK(d[1].find("LOAD_AVG_MAX = 47743, regenerated 47742") != std::string::npos);
 }
+
+TEST_CASE("equiv kernel: idlebal 6.x equals the kernel's update_avg and newidle cost helpers", "[equiv][idlebal]") {
+    if (!kernels_available())
+        return;
+    for (const char *v : {"idlebal/v6.1", "idlebal/v6.12"})
+        for (const char *o : {"linux-6.1", "linux-6.12"})
+            for (Arch a : {Arch::ilp32, Arch::lp64}) {
+                INFO(v << " vs " << o << " " << arch_name(a));
+                EquivResult r = prove_equivalence(*find_variant(v), o, a, 20000);
+                CHECK(r.verdict == EquivVerdict::EQUIVALENT);
+                CHECK(r.compared ==
+                      std::vector<std::string>{"update_avg", "update_newidle_stats", "update_newidle_cost"});
+                CHECK(r.skipped.empty());
+            }
+}
+
+TEST_CASE("equiv kernel: before 6.x update_avg shifts a negative difference, the kernel divides", "[equiv][idlebal]") {
+    if (!kernels_available())
+        return;
+    for (const char *v : {"idlebal/v3.11", "idlebal/low-1-3"}) {
+        INFO(v);
+        EquivResult r = prove_equivalence(*find_variant(v), "linux-6.12", Arch::lp64, 20000);
+        REQUIRE(r.verdict == EquivVerdict::DIFFERENT);
+        CHECK(r.function == "update_avg");
+        CHECK(r.compared == std::vector<std::string>{"update_avg"});
+        REQUIRE(r.skipped.size() == 1);
+        CHECK(r.skipped[0].rfind("update_newidle_cost", 0) == 0);
+        // diff = sample - avg as an s64; ">> 3" rounds down, "/ 8" towards
+        // zero, so they part exactly for a negative diff that 8 does not
+        // divide, and then the kernel's result is one higher.
+        std::uint64_t avg = input(r, "avg"), sample = input(r, "sample");
+        std::int64_t diff = static_cast<std::int64_t>(sample - avg);
+        CHECK(diff < 0);
+        CHECK(diff % 8 != 0);
+        auto [ref, orc] = output(r, "avg");
+        CHECK(ref == avg + static_cast<std::uint64_t>(diff >> 3));
+        CHECK(orc == avg + static_cast<std::uint64_t>(diff / 8));
+        CHECK(orc == ref + 1);
+    }
+}

@@ -122,7 +122,12 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
     fs::copy_file(tree() / "kernel/sched/pelt.c", tmp / "b/kernel/sched/pelt.c");
     // The only "%= 1024" in pelt.c is accumulate_sum's period remainder.
     REQUIRE(shell("sed -i 's/%= 1024;/%= 1000;/' " + (tmp / "b/kernel/sched/pelt.c").string()).code == 0);
-    shell("cd " + tmp.string() + " && diff -u a/kernel/sched/pelt.c b/kernel/sched/pelt.c > review.patch");
+    // And in fair.c the newidle cost decays by 254/256 instead of 253/256
+    // (the only "* 253) / 256" is update_newidle_cost's).
+    fs::copy_file(tree() / "kernel/sched/fair.c", tmp / "a/kernel/sched/fair.c");
+    fs::copy_file(tree() / "kernel/sched/fair.c", tmp / "b/kernel/sched/fair.c");
+    REQUIRE(shell("sed -i 's/\\* 253) \\/ 256/* 254) \\/ 256/' " + (tmp / "b/kernel/sched/fair.c").string()).code == 0);
+    shell("cd " + tmp.string() + " && diff -ru a b > review.patch");
     fs::path out = fresh_dir("patch-out");
     Run r = build("--kernel " + tree().string() + " --patch " + (tmp / "review.patch").string() + " --name review --out " +
                   out.string());
@@ -166,6 +171,27 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
     std::uint64_t d = dist["inputs"]["delta"].get<std::uint64_t>() + dist["inputs"]["period_contrib"].get<std::uint64_t>();
     CHECK(dist["outputs"]["period_contrib"]["reference"].get<std::uint64_t>() == (d >= 1024 ? d % 1024 : d));
     CHECK(dist["outputs"]["period_contrib"]["oracle"].get<std::uint64_t>() == (d >= 1024 ? d % 1000 : d));
+
+    // The idle-balance helpers: equal before the patch; after it the decay
+    // of update_newidle_cost() keeps 254/256 of the cost.  By hand: with no
+    // new maximum (cost <= max) and jiffies after last_decay + HZ, the
+    // reference stores max * 253 / 256 and the patched code max * 254 / 256
+    // (the products wrap at 2^64 in both).
+    Run ib_pre = shell(std::string(SCHEDCHECK_BIN) + " equiv --variant idlebal/v6.1 --oracle review-pre --oracle-dir " +
+                       out.string() + " --arch lp64");
+    INFO(ib_pre.out);
+    CHECK(ib_pre.code == 0);
+    CHECK(ib_pre.out.find("EQUIVALENT") != std::string::npos);
+    Run ib_post = shell(std::string(SCHEDCHECK_BIN) + " equiv --variant idlebal/v6.1 --oracle review-post --oracle-dir " +
+                        out.string() + " --arch lp64 --json");
+    INFO(ib_post.out);
+    REQUIRE(ib_post.code == 1);
+    auto ij = nlohmann::json::parse(ib_post.out)["results"][0]["distinguishing"];
+    CHECK(ij["function"] == "update_newidle_cost");
+    std::uint64_t mx = ij["inputs"]["sd.max_newidle_lb_cost"].get<std::uint64_t>();
+    CHECK(ij["inputs"]["cost"].get<std::uint64_t>() <= mx);
+    CHECK(ij["outputs"]["sd.max_newidle_lb_cost"]["reference"].get<std::uint64_t>() == mx * 253 / 256);
+    CHECK(ij["outputs"]["sd.max_newidle_lb_cost"]["oracle"].get<std::uint64_t>() == mx * 254 / 256);
 
     // simulate runs a workload on both plug-ins.  A task running 1 ms of
     // every 2 ms (tests/test_simulate.cpp derives its values by hand): at
