@@ -46,7 +46,7 @@ PARSER_HARNESSES := reproducer_reader_fuzz expected_reader_fuzz patch_series_fuz
 FUZZPROPBUILD ?= build-fuzz-prop
 COVBUILD ?= build-cov
 CFLITE ?= build-cflite
-ALL_HARNESSES := cpuload_property_fuzz differential_fuzz $(PARSER_HARNESSES)
+ALL_HARNESSES := cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz $(PARSER_HARNESSES)
 # The corpus directory of harness $$h: corpora/<h without _fuzz>, except
 # the property harness's corpora/cpuload.
 CORPUS_OF = corp() { case $$1 in cpuload_property_fuzz) echo corpora/cpuload;; *) echo corpora/$${1%_fuzz};; esac; }
@@ -91,14 +91,16 @@ test: build
 corpus-replay: deps
 	CC=clang CXX=clang++ cmake -S . -B $(SANBUILD) -DCMAKE_BUILD_TYPE=Debug \
 	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
-	cmake --build $(SANBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz $(PARSER_HARNESSES)
+	cmake --build $(SANBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz \
+	  $(PARSER_HARNESSES)
 	./$(SANBUILD)/fuzz/cpuload_property_fuzz -runs=0 corpora/cpuload
 	./$(SANBUILD)/fuzz/differential_fuzz -runs=0 corpora/differential
+	./$(SANBUILD)/fuzz/idlebal_differential_fuzz -runs=0 corpora/idlebal_differential
 	@for h in $(PARSER_HARNESSES); do \
 	  ./$(SANBUILD)/fuzz/$$h -runs=0 corpora/$${h%_fuzz} >$(SANBUILD)/replay-$$h.log 2>&1 \
 	    || { tail -40 $(SANBUILD)/replay-$$h.log; exit 1; }; \
 	done
-	@echo "corpus replay: all inputs of corpora/cpuload, corpora/differential and the parser corpora passed under ASan+UBSan"
+	@echo "corpus replay: all inputs of corpora/cpuload, corpora/differential, corpora/idlebal_differential and the parser corpora passed under ASan+UBSan"
 	@# A bounded smoke run of each harness (mutations, not only the corpus);
 	@# a failure shows the harness's report and fails the target.
 	@# On a scratch copy: libFuzzer adds what it finds to its first corpus
@@ -113,14 +115,22 @@ corpus-replay: deps
 	  $(SANBUILD)/smoke-differential >$(SANBUILD)/smoke-differential.log 2>&1 \
 	  || { tail -40 $(SANBUILD)/smoke-differential.log; exit 1; }
 	@tail -1 $(SANBUILD)/smoke-differential.log
+	mkdir -p $(SANBUILD)/smoke-idlebal && cp -n corpora/idlebal_differential/* $(SANBUILD)/smoke-idlebal/
+	./$(SANBUILD)/fuzz/idlebal_differential_fuzz -runs=100000 -seed=1 -artifact_prefix=$(SANBUILD)/ \
+	  $(SANBUILD)/smoke-idlebal >$(SANBUILD)/smoke-idlebal.log 2>&1 \
+	  || { tail -40 $(SANBUILD)/smoke-idlebal.log; exit 1; }
+	@tail -1 $(SANBUILD)/smoke-idlebal.log
 
 fuzz: deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Release \
 	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
-	cmake --build $(FUZZBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz
+	cmake --build $(FUZZBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz
 	mkdir -p $(FUZZBUILD)/corpus-differential && cp -n corpora/differential/* $(FUZZBUILD)/corpus-differential/
 	SCHEDCHECK_REPRO_DIR=corpora/differential ./$(FUZZBUILD)/fuzz/differential_fuzz -max_total_time=$(FUZZ_SECONDS) \
 	  $(FUZZBUILD)/corpus-differential corpora/differential
+	mkdir -p $(FUZZBUILD)/corpus-idlebal && cp -n corpora/idlebal_differential/* $(FUZZBUILD)/corpus-idlebal/
+	SCHEDCHECK_REPRO_DIR=corpora/idlebal_differential ./$(FUZZBUILD)/fuzz/idlebal_differential_fuzz \
+	  -max_total_time=$(FUZZ_SECONDS) $(FUZZBUILD)/corpus-idlebal corpora/idlebal_differential
 	$(MAKE) --no-print-directory fuzz-prop-build
 	mkdir -p $(FUZZBUILD)/corpus && cp -n corpora/cpuload/* $(FUZZBUILD)/corpus/ 2>/dev/null || true
 	./$(FUZZPROPBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(FUZZ_SECONDS) \

@@ -39,6 +39,7 @@
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
 #endif
+#include "fuzz/reproducer_file.h"
 #include "proofs/kernel_state.h"
 #include "ref/kernel.h"
 #include "ref/pelt.h"
@@ -162,33 +163,9 @@ std::string describe(const Step &s, std::uint64_t now, bool lp64) {
     return buf;
 }
 
-// Raw input bytes, named by their FNV-1a hash, written to a temporary file
-// first so that a reader never sees half a reproducer.
-std::string write_reproducer(const std::uint8_t *data, std::size_t size) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (std::size_t k = 0; k < size; ++k)
-        h = (h ^ data[k]) * 1099511628211ULL;
-    const char *dir = std::getenv("SCHEDCHECK_REPRO_DIR");
-    std::string base = (dir && *dir) ? std::string(dir) + "/" : std::string();
-    char name[64];
-    std::snprintf(name, sizeof name, "differential-%016llx.bin", (unsigned long long)h);
-    std::string path = base + name;
-    std::string tmp = path + ".tmp." + std::to_string(getpid());
-    std::FILE *f = std::fopen(tmp.c_str(), "wb");
-    bool ok = f && std::fwrite(data, 1, size, f) == size;
-    if (f)
-        ok = std::fclose(f) == 0 && ok;
-    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::perror("differential: could not write the reproducer");
-        std::remove(tmp.c_str());
-        return "";
-    }
-    return path;
-}
-
 [[noreturn]] void report(const Input &in, int step, const std::string &what, const Field *fs, int nf,
                          const std::uint8_t *data, std::size_t size) {
-    std::string path = write_reproducer(data, size);
+    std::string path = sc::fuzz::write_reproducer("differential", data, size);
     std::fprintf(stderr, "\n==== differential mismatch: reference vs kernel oracle ====\n");
     std::fprintf(stderr, "oracle:   %s   arch: %s   UTIL_EST=%d UTIL_EST_FASTUP=%d capacity=%llu\n",
                  oracle_label(in), in.lp64 ? "lp64" : "ilp32", in.util_est, in.fastup,
@@ -201,14 +178,9 @@ std::string write_reproducer(const std::uint8_t *data, std::size_t size) {
     for (int k = 0; k < nf; ++k)
         std::fprintf(stderr, "%-26s %22llu %22llu%s\n", fs[k].name, (unsigned long long)fs[k].ref,
                      (unsigned long long)fs[k].ora, fs[k].ref != fs[k].ora ? "   <-- differs" : "");
-    if (!path.empty()) {
-        // The command that replays it: this very binary.
-        char self[4096];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-        self[n > 0 ? n : 0] = '\0';
-        std::fprintf(stderr, "reproducer: %s\nreplay:     %s %s\n", path.c_str(), n > 0 ? self : "differential_fuzz",
-                     path.c_str());
-    }
+    if (!path.empty()) // the command that replays it: this very binary
+        std::fprintf(stderr, "reproducer: %s\nreplay:     %s %s\n", path.c_str(),
+                     sc::fuzz::self_path("differential_fuzz").c_str(), path.c_str());
     std::fprintf(stderr, "============================================================\n");
     std::fflush(stderr);
     std::abort();

@@ -147,21 +147,26 @@ int bench_update_cpu_load() {
 }
 
 int bench_kernel_oracles();
+int bench_guards();
 
 // `schedcheck_bench` runs every benchmark; `schedcheck_bench simulate`
 // only the simulation rates, `schedcheck_bench kernel` only the reference
-// against the kernel oracles (quick, for work on one of them).
+// against the kernel oracles, `schedcheck_bench guards` only the file
+// guards (quick, for work on one of them).
 int main(int argc, char **argv) {
     if (argc == 2 && std::string(argv[1]) == "simulate" && bench_simulate)
         return bench_simulate();
     if (argc == 2 && std::string(argv[1]) == "kernel")
         return bench_kernel_oracles();
+    if (argc == 2 && std::string(argv[1]) == "guards")
+        return bench_guards();
     if (argc > 1) {
-        std::fprintf(stderr, "usage: schedcheck_bench [simulate | kernel]\n");
+        std::fprintf(stderr, "usage: schedcheck_bench [simulate | kernel | guards]\n");
         return 2;
     }
     int rc = bench_update_cpu_load();
     bench_kernel_oracles();
+    bench_guards();
     if (bench_simulate)
         bench_simulate();
     if (bench_proof_matrix) {
