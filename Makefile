@@ -41,7 +41,7 @@ DEB_PACKAGES := build-essential cmake pkg-config libz3-dev z3 catch2 clang libcl
 # libFuzzer harnesses of every parser; each has its seed corpus in
 # corpora/<name without _fuzz>.
 PARSER_HARNESSES := reproducer_reader_fuzz expected_reader_fuzz patch_series_fuzz c_definitions_fuzz \
-                    simulate_input_fuzz
+                    simulate_input_fuzz oracle_manifest_fuzz
 
 FUZZPROPBUILD ?= build-fuzz-prop
 COVBUILD ?= build-cov

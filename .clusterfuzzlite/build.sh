@@ -26,6 +26,7 @@ HARNESSES=(
   "patch_series_fuzz      patch_series       patch_series       -                       65536"
   "c_definitions_fuzz     c_definitions      c_definitions      -                       65536"
   "simulate_input_fuzz    simulate_input     simulate_input     -                       16384"
+  "oracle_manifest_fuzz   oracle_manifest    oracle_manifest    -                       4096"
 )
 targets=()
 for h in "${HARNESSES[@]}"; do

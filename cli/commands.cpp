@@ -22,6 +22,7 @@
 #include "proofs/query_cache.h"
 #include "proofs/kernel_invariants.h"
 #include "proofs/matrix.h"
+#include "proofs/oracle_manifest.h"
 #include "proofs/oracle_plugin.h"
 #include "proofs/report.h"
 #include "proofs/reproducer.h"
@@ -859,8 +860,8 @@ int cmd_oracle_list(bool as_json, const std::string &oracle_dir) {
     if (std::filesystem::is_directory(oracle_dir, ec))
         for (const auto &e : std::filesystem::directory_iterator(oracle_dir, ec))
             if (e.path().extension() == ".json") {
-                // A manifest is {"id": NAME, "plugin": FILE, "source": TEXT?}
-                // as `oracle build` writes it; anything else is skipped.
+                // A manifest (proofs/oracle_manifest.h) as `oracle build`
+                // writes it; other JSON files are skipped.
                 std::string path = e.path().string();
                 try {
                     std::string text = read_file(path, InputKind::manifest);
@@ -871,21 +872,11 @@ int cmd_oracle_list(bool as_json, const std::string &oracle_dir) {
                         break;
                     }
                     budget -= text.size();
-                    json m = parse_json_document(text, path).value;
-                    auto is_str = [&](const char *k) { return m.contains(k) && m.at(k).is_string(); };
-                    if (!m.is_object() || !m.contains("plugin") || !m.contains("id"))
+                    std::optional<OracleManifest> m = parse_oracle_manifest(text, path);
+                    if (!m)
                         continue; // some other JSON file
-                    auto bad = [&](const char *k, const char *what) {
-                        return input_error(std::string("\"") + k + "\" is " + describe_json_value(m.at(k)) + ", not " +
-                                           what);
-                    };
-                    if (!is_str("id") || !valid_oracle_name(m.at("id").get<std::string>()))
-                        throw bad("id", "an oracle name");
-                    if (!is_str("plugin") || !valid_oracle_name(m.at("plugin").get<std::string>()))
-                        throw bad("plugin", "a plug-in file name");
-                    if (m.contains("source") && !is_str("source"))
-                        throw bad("source", "a string");
-                    built.push_back(m);
+                    // The whole manifest is listed (version, definitions, ...).
+                    built.push_back(parse_json_document(text, path).value);
                 } catch (const input_error &x) {
                     std::cerr << "schedcheck: warning: skipping " << excerpt(path, 4096) << ": not an oracle manifest ("
                               << x.what() << ")\n";

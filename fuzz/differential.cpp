@@ -39,7 +39,7 @@
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
 #endif
-#include "fuzz/reproducer_file.h"
+#include "fuzz/harness_io.h"
 #include "proofs/kernel_state.h"
 #include "ref/kernel.h"
 #include "ref/pelt.h"
@@ -58,19 +58,7 @@ namespace utilest = sc::utilest;
 
 constexpr int max_ops = 16;
 
-struct Bytes {
-    const std::uint8_t *p;
-    std::size_t n, i = 0;
-
-    bool more() const { return i < n; }
-    std::uint64_t le(int k) {
-        std::uint64_t v = 0;
-        for (int j = 0; j < k; ++j, ++i)
-            if (i < n)
-                v |= std::uint64_t(p[i]) << (8 * j);
-        return v;
-    }
-};
+using sc::fuzz::Bytes;
 
 enum class Op : std::uint8_t { pelt, enqueue, dequeue, update };
 
@@ -132,10 +120,7 @@ Input decode(const std::uint8_t *data, std::size_t size) {
 // ---------------------------------------------------------------------------
 // Reporting.
 
-struct Field {
-    const char *name;
-    std::uint64_t ref, ora;
-};
+using sc::fuzz::Field;
 
 const char *oracle_label(const Input &in) {
 #ifdef SC_DIFF_ORACLE_NS
@@ -174,10 +159,7 @@ std::string describe(const Step &s, std::uint64_t now, bool lp64) {
         std::fprintf(stderr, "step:     initial state (before any operation)\n");
     else
         std::fprintf(stderr, "step:     %d of %d: %s\n", step + 1, in.nsteps, what.c_str());
-    std::fprintf(stderr, "%-26s %22s %22s\n", "field", "reference", "oracle");
-    for (int k = 0; k < nf; ++k)
-        std::fprintf(stderr, "%-26s %22llu %22llu%s\n", fs[k].name, (unsigned long long)fs[k].ref,
-                     (unsigned long long)fs[k].ora, fs[k].ref != fs[k].ora ? "   <-- differs" : "");
+    sc::fuzz::print_fields(fs, nf);
     if (!path.empty()) // the command that replays it: this very binary
         std::fprintf(stderr, "reproducer: %s\nreplay:     %s %s\n", path.c_str(),
                      sc::fuzz::self_path("differential_fuzz").c_str(), path.c_str());

@@ -23,7 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "fuzz/reproducer_file.h"
+#include "fuzz/harness_io.h"
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
 #include "ref/idle_balance.h"
@@ -38,18 +38,7 @@ namespace idlebal = sc::idlebal;
 constexpr int max_ops = 32;
 constexpr int hz_of[] = {100, 250, 300, 1000};
 
-struct Bytes {
-    const std::uint8_t *p;
-    std::size_t n, i = 0;
-    bool more() const { return i < n; }
-    std::uint64_t le(int k) {
-        std::uint64_t v = 0;
-        for (int j = 0; j < k; ++j, ++i)
-            if (i < n)
-                v |= std::uint64_t(p[i]) << (8 * j);
-        return v;
-    }
-};
+using sc::fuzz::Bytes;
 
 struct Step {
     bool cost_op;
@@ -95,10 +84,7 @@ Input decode(const std::uint8_t *data, std::size_t size) {
     return in;
 }
 
-struct Field {
-    const char *name;
-    std::uint64_t ref, ora;
-};
+using sc::fuzz::Field;
 
 [[noreturn]] void report(const Input &in, int step, const Field *fs, int nf, std::uint64_t jiffies,
                          const std::uint8_t *data, std::size_t size) {
@@ -118,10 +104,7 @@ struct Field {
             std::fprintf(stderr, "step:     %d of %d: update_avg: sample=%llu\n", step + 1, in.nsteps,
                          (unsigned long long)s.sample);
     }
-    std::fprintf(stderr, "%-26s %22s %22s\n", "field", "reference", "oracle");
-    for (int k = 0; k < nf; ++k)
-        std::fprintf(stderr, "%-26s %22llu %22llu%s\n", fs[k].name, (unsigned long long)fs[k].ref,
-                     (unsigned long long)fs[k].ora, fs[k].ref != fs[k].ora ? "   <-- differs" : "");
+    sc::fuzz::print_fields(fs, nf);
     if (!path.empty())
         std::fprintf(stderr, "reproducer: %s\nreplay:     %s %s\n", path.c_str(),
                      sc::fuzz::self_path("idlebal_differential_fuzz").c_str(), path.c_str());

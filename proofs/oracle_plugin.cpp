@@ -1,5 +1,6 @@
 #include "proofs/oracle_plugin.h"
 #include "proofs/input_file.h"
+#include "proofs/oracle_manifest.h"
 
 #include <dlfcn.h>
 
@@ -65,25 +66,23 @@ const Plugin &load_plugin(const std::string &so_path, const std::string &oracle)
     if (!fs::is_regular_file(mpath, ec))
         throw input_error("cannot load oracle plug-in " + so_path + ": no manifest " + mpath +
                           " beside it (rebuild it with `schedcheck oracle build`)");
-    nlohmann::json m;
+    std::optional<OracleManifest> m;
     try {
-        m = nlohmann::json::parse(read_input_file(mpath, InputKind::manifest));
-    } catch (const nlohmann::json::exception &) {
-        throw input_error("cannot load oracle plug-in " + so_path + ": its manifest " + mpath + " is not JSON");
+        m = parse_oracle_manifest(read_input_file(mpath, InputKind::manifest), mpath);
+    } catch (const input_error &e) {
+        throw input_error("cannot load oracle plug-in " + so_path + ": its manifest is unusable: " + e.what());
     }
-    if (!m.is_object() || !m.contains("plugin_size") || !m["plugin_size"].is_number_unsigned() ||
-        !m.contains("plugin_fnv1a64") || !m["plugin_fnv1a64"].is_string())
+    if (!m || !m->plugin_size || !m->plugin_fnv1a64)
         throw input_error("cannot load oracle plug-in " + so_path + ": its manifest " + mpath +
                           " records no size and checksum (made by an older schedcheck?); rebuild it with "
                           "`schedcheck oracle build`");
     const std::uint64_t size = fs::file_size(so_path, ec);
     const std::string sum = file_fnv1a64(so_path);
-    if (ec || size != m["plugin_size"].get<std::uint64_t>() || sum != m["plugin_fnv1a64"].get<std::string>())
+    if (ec || size != *m->plugin_size || sum != *m->plugin_fnv1a64)
         throw input_error(fmt::format("cannot load oracle plug-in {}: it does not match its manifest ({} bytes, "
                                       "checksum {}; the manifest says {} bytes, checksum {}): truncated or changed "
                                       "since `oracle build` made it; rebuild it",
-                                      so_path, size, sum, m["plugin_size"].get<std::uint64_t>(),
-                                      m["plugin_fnv1a64"].get<std::string>().substr(0, 16)));
+                                      so_path, size, sum, *m->plugin_size, *m->plugin_fnv1a64));
     // Kept loaded for the life of the process: unloading code whose
     // thread-local shims may still be referenced is not worth the risk.
     void *h = dlopen(so_path.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -482,6 +482,53 @@ TEST_CASE("hostile: oracle list warns about manifests of the wrong shape and lis
     fs::remove_all(d);
 }
 
+// One reader for every manifest (proofs/oracle_manifest.h): what oracle list
+// accepts is what a plug-in load accepts, under the same JSON limits.
+TEST_CASE("hostile: the oracle manifest reader names the field and the file", "[hostile][oracle]") {
+    using sc::proofs::parse_oracle_manifest;
+    auto m = parse_oracle_manifest(R"({"id": "fix-post", "plugin": "fix-post.so", "plugin_size": 42,
+        "plugin_fnv1a64": "0123456789abcdef", "source": "t + p.patch", "version": "6.1.192"})", "o/m.json");
+    REQUIRE(m);
+    CHECK(m->id == "fix-post");
+    CHECK(m->plugin == "fix-post.so");
+    CHECK(*m->plugin_size == 42);
+    CHECK(*m->plugin_fnv1a64 == "0123456789abcdef");
+    CHECK(*m->source == "t + p.patch");
+    CHECK_FALSE(parse_oracle_manifest(R"({"tasks": []})", "o/m.json")); // another JSON file
+    CHECK_FALSE(parse_oracle_manifest(R"({"id": "x", "plugin": "x.so"})", "o/m.json")->plugin_size);
+    struct Bad {
+        std::string text, needle;
+    };
+    for (const Bad &b : {Bad{R"({"id": "x", "plugin": "x.so", "plugin_size": -1})", "\"plugin_size\" is -1, not a size"},
+                         Bad{R"({"id": "x", "plugin": "x.so", "plugin_size": 1e400})", "\"plugin_size\" is 1e400"},
+                         Bad{R"({"id": "x", "plugin": "x.so", "plugin_fnv1a64": "ABCDEF0123456789"})",
+                             "\"plugin_fnv1a64\" is \"ABCDEF0123456789\", not 16 hex digits"},
+                         Bad{R"({"id": "x", "plugin": "../x.so"})", "\"plugin\" is \"../x.so\", not a plug-in file name"},
+                         Bad{R"({"id": ".x", "plugin": "x.so"})", "\"id\" is \".x\", not an oracle name"},
+                         Bad{std::string(100000, '[') + std::string(100000, ']'), "deep"},
+                         Bad{std::string(R"({"id": "x", "plugin": "x.so"})") + '\0' + "junk", "NUL"}}) {
+        INFO(b.text.substr(0, 80));
+        try {
+            parse_oracle_manifest(b.text, "o/m.json");
+            FAIL("accepted");
+        } catch (const sc::proofs::input_error &e) {
+            std::string msg = e.what();
+            INFO(msg);
+            CHECK(msg.rfind("o/m.json", 0) == 0);
+            CHECK(has(msg, b.needle));
+            CHECK(msg.size() < 400);
+        }
+    }
+    // A plug-in whose manifest is unusable is not loaded, and the message says why.
+    fs::path d = temp_dir("manifest-load");
+    write(d / "m.so", "not a shared object");
+    write(d / "m.json", std::string(100000, '[') + std::string(100000, ']'));
+    Run r = sc_run({"equiv", "--variant", "pelt/v6.1", "--oracle", "m", "--oracle-dir", d.string()});
+    CHECK(r.code == 2);
+    CHECK(has(r.out, "its manifest is unusable"));
+    fs::remove_all(d);
+}
+
 // ---------------------------------------------------------------------------
 // Defect 9: output directories are checked before the proofs run
 

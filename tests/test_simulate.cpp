@@ -54,6 +54,20 @@ Result run(const Workload &wl, const std::string &spec, sc::Arch a = sc::Arch::l
     return simulate(wl, parse_impl(spec, oracle), a);
 }
 
+// parse_workload() refuses `text` with a message that starts with the
+// file's name and holds `needle`.
+void expect_refused(const std::string &text, const std::string &needle) {
+    try {
+        parse_workload(text, "w.json");
+        FAIL("accepted: " << text);
+    } catch (const sc::proofs::input_error &e) {
+        std::string m = e.what();
+        INFO(m);
+        CHECK(m.rfind("w.json", 0) == 0);
+        CHECK(m.find(needle) != std::string::npos);
+    }
+}
+
 const char *half_task = R"({"tick_hz": 0, "tasks": [{"name": "half",
     "phases": [{"duration": 4000000, "run": 1000000, "sleep": 1000000}]}]})";
 
@@ -346,17 +360,7 @@ TEST_CASE("simulate: workload parsing", "[simulate]") {
     CHECK(nice_to_weight(0) == 1024);
     CHECK(nice_to_weight(-20) == 88761);
     CHECK(nice_to_weight(19) == 15);
-    auto bad = [](const std::string &text, const std::string &needle) {
-        try {
-            parse_workload(text, "w.json");
-            FAIL("accepted: " << text);
-        } catch (const sc::proofs::input_error &e) {
-            std::string m = e.what();
-            INFO(m);
-            CHECK(m.rfind("w.json", 0) == 0);
-            CHECK(m.find(needle) != std::string::npos);
-        }
-    };
+    auto bad = expect_refused;
     bad(R"({"tasks": [{"events": [{"t": 0, "event": "wakeup"}]}], "tick": 5})", "tick: unknown field");
     bad(R"({"tasks": [{"phases": [{"duration": -5, "period": 10, "duty": 0.5}]}]})",
         "tasks[0].phases[0].duration: must not be negative");
@@ -581,17 +585,7 @@ TEST_CASE("replay and explain: pelt reproducers, as recorded or not", "[replay][
 // and of a run of ticks are counted before they are made, the rows of all
 // simulations and the --every samples too, and the outputs are streamed.
 TEST_CASE("simulate: size limits are checked before the memory is spent", "[simulate][cli]") {
-    auto too_many = [](const std::string &text) {
-        try {
-            parse_workload(text, "w.json");
-            FAIL("accepted: " << text);
-        } catch (const sc::proofs::input_error &e) {
-            std::string m = e.what();
-            INFO(m);
-            CHECK(m.rfind("w.json", 0) == 0);
-            CHECK(m.find("more than 20000000 events") != std::string::npos);
-        }
-    };
+    auto too_many = [](const std::string &text) { expect_refused(text, "more than 20000000 events"); };
     // 1 ns run, 1 ns sleep for 90 ms: 45 M cycles, 90 M events.
     too_many(R"({"tick_hz": 0, "tasks": [{"name": "x", "phases": [{"duration": 90000000, "run": 1, "sleep": 1}]}]})");
     // The same for 4000 s: 4e12 events, refused as fast.
