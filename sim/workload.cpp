@@ -1,6 +1,7 @@
 #include "sim/workload.h"
 
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 #include <initializer_list>
 #include <string_view>
@@ -205,12 +206,32 @@ class Parser {
         if (n > max_events)
             fail(top, "expands to " + std::to_string(n) + " events, more than the " + std::to_string(max_events) +
                           " allowed");
-        wl.events.reserve(n);
-        for (auto &v : per) {
-            wl.events.insert(wl.events.end(), v.begin(), v.end());
-            std::vector<Event>().swap(v);
+        // Each task's events are in time order already (phases and ticks
+        // are made in order, given events checked): merge the tasks pairwise,
+        // O(n log tasks), instead of sorting all.  std::merge takes the
+        // first run's event on a tie and the runs stay in task order, so the
+        // order is sort_events()'s: time, then task.
+        std::vector<std::vector<Event>> runs;
+        for (auto &v : per)
+            if (!v.empty())
+                runs.push_back(std::move(v));
+        while (runs.size() > 1) {
+            std::vector<std::vector<Event>> next;
+            for (std::size_t i = 0; i + 1 < runs.size(); i += 2) {
+                std::vector<Event> m;
+                m.reserve(runs[i].size() + runs[i + 1].size());
+                std::merge(runs[i].begin(), runs[i].end(), runs[i + 1].begin(), runs[i + 1].end(),
+                           std::back_inserter(m), [](const Event &a, const Event &b) { return a.t < b.t; });
+                std::vector<Event>().swap(runs[i]);
+                std::vector<Event>().swap(runs[i + 1]);
+                next.push_back(std::move(m));
+            }
+            if (runs.size() % 2)
+                next.push_back(std::move(runs.back()));
+            runs.swap(next);
         }
-        sort_events(wl.events);
+        if (!runs.empty())
+            wl.events = std::move(runs.front());
         return wl;
     }
 

@@ -357,6 +357,23 @@ TEST_CASE("simulate: workload parsing", "[simulate]") {
     for (const Event &e : wl.events)
         ts.push_back(e.t);
     CHECK(ts == std::vector<std::uint64_t>{1000000, 4000000, 8000000, 12000000, 13000000});
+    // Tasks are merged in time order; at one time, in task order, and each
+    // task's own events in their order.
+    Workload three = wl_of(R"({"tick_hz": 0, "tasks": [
+        {"name": "a", "events": [{"t": 5, "event": "wakeup"}, {"t": 9, "event": "sleep"}]},
+        {"name": "b", "events": [{"t": 1, "event": "wakeup"}, {"t": 5, "event": "preempt"}, {"t": 5, "event": "run"},
+                                 {"t": 9, "event": "sleep"}]},
+        {"name": "c", "events": [{"t": 5, "event": "wakeup"}, {"t": 7, "event": "sleep"}]}]})");
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
+    std::vector<ev> kinds;
+    for (const Event &e : three.events) {
+        order.push_back({e.t, e.task});
+        kinds.push_back(e.kind);
+    }
+    CHECK(order == std::vector<std::pair<std::uint64_t, std::uint32_t>>{
+                       {1, 1}, {5, 0}, {5, 1}, {5, 1}, {5, 2}, {7, 2}, {9, 0}, {9, 1}});
+    CHECK(kinds[2] == ev::preempt);
+    CHECK(kinds[3] == ev::run);
     CHECK(nice_to_weight(0) == 1024);
     CHECK(nice_to_weight(-20) == 88761);
     CHECK(nice_to_weight(19) == 15);
