@@ -1,9 +1,9 @@
 #include "sim/workload.h"
 
 #include <algorithm>
-#include <iterator>
 #include <cmath>
 #include <initializer_list>
+#include <iterator>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -251,13 +251,16 @@ class Parser {
         reserve(1, w);
         out.push_back(e);
     }
-    // `n` more events are coming: fail now if they do not fit.
-    void reserve(std::uint64_t n, const Where &w) {
+    // Fails unless `n` more events fit under max_events.
+    void need_room(std::uint64_t n, const Where &w) const {
         if (n > max_events || count_ + n > max_events)
             fail(w, "the workload expands to more than " + std::to_string(max_events) + " events");
+    }
+    // `n` more events are coming: counted now, before they are made.
+    void reserve(std::uint64_t n, const Where &w) {
+        need_room(n, w);
         count_ += n;
     }
-    void unreserve(std::uint64_t n) { count_ -= n; }
 
     // rt-app style: each phase repeats "run, then sleep" every period for
     // its duration.  A cycle cut by the end of the phase stops there; the
@@ -322,8 +325,7 @@ class Parser {
             // ceil(dur / period) - 1 events, counted before they are made.
             if (run != 0 && run < period) {
                 std::uint64_t cycles = dur / period + (dur % period != 0);
-                reserve(cycles - 1, w);
-                unreserve(cycles - 1);
+                need_room(cycles - 1, w);
             }
             for (std::uint64_t c = at; c < end; c += period) {
                 if (run == 0) {
