@@ -26,6 +26,7 @@
 #include "fuzz/harness_io.h"
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
+#include "proofs/kernel_state.h"
 #include "ref/idle_balance.h"
 #include "ref/kernel.h"
 
@@ -131,12 +132,7 @@ int run(const Input &in, const std::uint8_t *data, std::size_t size) {
     sd.newidle_call = uint(in.call);
     sd.newidle_success = uint(in.success);
     sd.newidle_ratio = uint(in.ratio);
-    typename K::sched_domain ksd{};
-    ksd.max_newidle_lb_cost = sd.max_newidle_lb_cost;
-    ksd.last_decay_max_lb_cost = sd.last_decay_max_lb_cost;
-    ksd.newidle_call = sd.newidle_call;
-    ksd.newidle_success = sd.newidle_success;
-    ksd.newidle_ratio = sd.newidle_ratio;
+    typename K::sched_domain ksd = sc::proofs::sd_to_kernel<typename K::sched_domain>(sd);
     ulong jiffies = ulong(in.jiffies);
     K::shim_jiffies = &jiffies;
     K::shim_HZ = in.hz;

@@ -319,16 +319,6 @@ template <class A, class In> idlebal::sched_domain<A> declare_sd(In &in) {
     return sd;
 }
 
-template <class KD, class A> KD sd_to_kernel(const idlebal::sched_domain<A> &sd) {
-    KD k{};
-    k.max_newidle_lb_cost = sd.max_newidle_lb_cost;
-    k.last_decay_max_lb_cost = sd.last_decay_max_lb_cost;
-    k.newidle_call = sd.newidle_call;
-    k.newidle_success = sd.newidle_success;
-    k.newidle_ratio = sd.newidle_ratio;
-    return k;
-}
-
 template <class A, class KD> void compare_sd(Outs<A> &out, const idlebal::sched_domain<A> &r, const KD &k) {
     using u64 = typename A::u64;
     out.push_back({"sd.max_newidle_lb_cost", {r.max_newidle_lb_cost, k.max_newidle_lb_cost}});

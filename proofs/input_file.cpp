@@ -404,18 +404,11 @@ void AtomicWriter::commit() {
     if (::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS)
         fail("", errno);
     int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) {
-        int err = errno;
-        ::unlink(tmp_.c_str());
-        throw input_error("cannot write " + shown(path_) + ": " + reason(err) + " (nothing written)");
-    }
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
-        int err = errno;
-        ::unlink(tmp_.c_str());
-        throw input_error("cannot write " + shown(path_) + ": cannot move the temporary file into place: " +
-                          reason(err) + " (nothing written)");
-    }
+    fd_ = -1; // closed here whatever close() says; fail() then only unlinks
+    if (::close(fd) != 0)
+        fail("", errno);
+    if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
+        fail("cannot move the temporary file into place: ", errno);
 }
 
 void write_file_atomic(const std::string &path, const std::string &text) {

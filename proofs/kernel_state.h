@@ -6,6 +6,7 @@
 // kernel class for one arithmetic.  Shared by the equivalence cases and the
 // differential harness; no solver in here.
 #pragma once
+#include "ref/idle_balance.h"
 #include "ref/pelt.h"
 #include "ref/util_est.h"
 
@@ -47,6 +48,21 @@ template <class K, class A> typename K::cfs_rq rq_to_kernel(const utilest::cfs_r
         k.avg.util_est.enqueued = r.util_est_enqueued;
     else
         k.avg.util_est = r.util_est_enqueued;
+    return k;
+}
+
+} // namespace sc::proofs
+
+namespace sc::proofs {
+
+// A sched_domain's newidle cost fields in the kernel oracle's layout.
+template <class KD, class A> KD sd_to_kernel(const idlebal::sched_domain<A> &sd) {
+    KD k{};
+    k.max_newidle_lb_cost = sd.max_newidle_lb_cost;
+    k.last_decay_max_lb_cost = sd.last_decay_max_lb_cost;
+    k.newidle_call = sd.newidle_call;
+    k.newidle_success = sd.newidle_success;
+    k.newidle_ratio = sd.newidle_ratio;
     return k;
 }
 
