@@ -942,6 +942,10 @@ struct NoOverflow {
     static constexpr const char *id = "idlebal.no_overflow";
     static constexpr bool integer_first = true; // sums and comparisons: linear integer arithmetic
     static constexpr bool lazy = true; // see the note above the cap
+    // Most of these bounds follow from the input ranges alone (a sum of
+    // costs of at most 2^42 each); the path's conditions, through
+    // update_avg()'s signed division, only slow the solver down.
+    static constexpr bool domain_first = true;
     template <class I> static bool applies() { return true; }
     template <class I> static std::string domain(Arch) {
         return "one step (wake-up, newidle balance, periodic rebalance) from any state; " + domain_text<I>();

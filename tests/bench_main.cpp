@@ -20,7 +20,7 @@
 extern "C" void plain_update_cpu_load(unsigned long *cpu_load, unsigned long this_load,
                                       unsigned long pending_updates);
 
-__attribute__((weak)) int bench_proof_matrix();
+__attribute__((weak)) int bench_proof_matrix(const char *only);
 __attribute__((weak)) int bench_simulate();
 
 namespace {
@@ -152,7 +152,9 @@ int bench_guards();
 // `schedcheck_bench` runs every benchmark; `schedcheck_bench simulate`
 // only the simulation rates, `schedcheck_bench kernel` only the reference
 // against the kernel oracles, `schedcheck_bench guards` only the file
-// guards (quick, for work on one of them).
+// guards (quick, for work on one of them), `schedcheck_bench matrix
+// idlebal` one family's proof matrix (cpuload, "pelt + utilest", idlebal,
+// wakeaffine).
 int main(int argc, char **argv) {
     if (argc == 2 && std::string(argv[1]) == "simulate" && bench_simulate)
         return bench_simulate();
@@ -160,8 +162,11 @@ int main(int argc, char **argv) {
         return bench_kernel_oracles();
     if (argc == 2 && std::string(argv[1]) == "guards")
         return bench_guards();
+    // One family's matrix: cpuload, "pelt + utilest", idlebal, wakeaffine.
+    if (argc == 3 && std::string(argv[1]) == "matrix" && bench_proof_matrix)
+        return bench_proof_matrix(argv[2]);
     if (argc > 1) {
-        std::fprintf(stderr, "usage: schedcheck_bench [simulate | kernel | guards]\n");
+        std::fprintf(stderr, "usage: schedcheck_bench [simulate | kernel | guards | matrix FAMILY]\n");
         return 2;
     }
     int rc = bench_update_cpu_load();
@@ -170,7 +175,7 @@ int main(int argc, char **argv) {
     if (bench_simulate)
         bench_simulate();
     if (bench_proof_matrix) {
-        int rc2 = bench_proof_matrix();
+        int rc2 = bench_proof_matrix(nullptr);
         if (rc == 0)
             rc = rc2;
     } else {
