@@ -456,6 +456,9 @@ struct EffectiveLoadMonotone {
 struct NoOverflow {
     static constexpr const char *id = "wakeaffine.no_overflow";
     static constexpr bool integer_first = false;
+    // Each check restates an operation's operands from the inputs, so the
+    // input ranges often settle it without the path's conditions.
+    static constexpr bool domain_first = true;
     // The load bound of the current proof (the whole range by default, and
     // for replays); the search narrows it on this thread.
     static std::uint64_t &limit() {
