@@ -292,6 +292,18 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
     // (to stderr), and each check or obligation that took 0.1 s or more:
     // where a slow proof spends its time.
     static const bool trace_cases = std::getenv("SCHEDCHECK_TRACE_CASES") != nullptr;
+    // ask(), timed only when tracing; `what` names the query if it is slow.
+    auto traced_ask = [&](z3::solver &s, z3::check_result &r, model::Encoding enc, auto &&what) -> z3::solver & {
+        if (!trace_cases)
+            return ask(s, r);
+        const auto tq = std::chrono::steady_clock::now();
+        z3::solver &answered = ask(s, r);
+        const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - tq).count();
+        if (sec >= 0.1)
+            std::fprintf(stderr, "  slow %s (%.3f s, %s)\n", what().c_str(), sec,
+                         enc == model::Encoding::integer ? "integers" : "bit-vectors");
+        return answered;
+    };
     std::uint64_t case_no = 0;
     for (const KCase &cs : P::template cases<I>(arch)) {
         auto tc = std::chrono::steady_clock::now();
@@ -428,13 +440,7 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                     s.push();
                     s.add(z3::mk_or(pcs) && !holds);
                     z3::check_result r;
-                    const auto tq = std::chrono::steady_clock::now();
-                    ask(s, r);
-                    if (trace_cases) {
-                        const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - tq).count();
-                        if (sec >= 0.1)
-                            std::fprintf(stderr, "  slow exactness obligation (%.3f s)\n", sec);
-                    }
+                    traced_ask(s, r, enc, [] { return std::string("exactness obligation"); });
                     s.pop();
                     if (r != z3::unsat) {
                         exact = false;
@@ -466,15 +472,7 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                     s.add(pa.pc);
                     s.add(!check_holds(chk));
                     z3::check_result r;
-                    const auto tq = std::chrono::steady_clock::now();
-                    z3::solver &answered = ask(s, r);
-                    if (trace_cases) {
-                        const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - tq).count();
-                        if (sec >= 0.1)
-                            std::fprintf(stderr, "  slow check (%.3f s, %s): %s\n", sec,
-                                         enc == model::Encoding::integer ? "integers" : "bit-vectors",
-                                         chk.what.c_str());
-                    }
+                    z3::solver &answered = traced_ask(s, r, enc, [&] { return "check: " + chk.what; });
                     if (r == z3::unknown && std::getenv("SCHEDCHECK_DUMP_UNKNOWN"))
                         std::fprintf(stderr, "unknown query (%s):\n%s\n", chk.what.c_str(), s.to_smt2().c_str());
                     if (r == z3::unknown && unknown.empty())

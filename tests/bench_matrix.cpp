@@ -32,6 +32,12 @@ const Group groups[] = {
 
 int bench_proof_matrix(const char *only) {
     using namespace sc::proofs;
+    if (only && std::none_of(std::begin(groups), std::end(groups),
+                             [&](const Group &g) { return std::string(only) == g.name; })) {
+        std::fprintf(stderr, "schedcheck_bench: no family \"%s\" (cpuload, \"pelt + utilest\", idlebal, wakeaffine)\n",
+                     only);
+        return 2;
+    }
     const std::vector<Job> all = full_matrix();
     unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     struct Summary {
