@@ -46,7 +46,8 @@ PARSER_HARNESSES := reproducer_reader_fuzz expected_reader_fuzz patch_series_fuz
 FUZZPROPBUILD ?= build-fuzz-prop
 COVBUILD ?= build-cov
 CFLITE ?= build-cflite
-ALL_HARNESSES := cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz $(PARSER_HARNESSES)
+ALL_HARNESSES := cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz invariant_points_fuzz \
+                 $(PARSER_HARNESSES)
 # The corpus directory of harness $$h: corpora/<h without _fuzz>, except
 # the property harness's corpora/cpuload.
 CORPUS_OF = corp() { case $$1 in cpuload_property_fuzz) echo corpora/cpuload;; *) echo corpora/$${1%_fuzz};; esac; }
@@ -92,15 +93,17 @@ corpus-replay: deps
 	CC=clang CXX=clang++ cmake -S . -B $(SANBUILD) -DCMAKE_BUILD_TYPE=Debug \
 	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
 	cmake --build $(SANBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz \
-	  $(PARSER_HARNESSES)
+	  invariant_points_fuzz $(PARSER_HARNESSES)
 	./$(SANBUILD)/fuzz/cpuload_property_fuzz -runs=0 corpora/cpuload
 	./$(SANBUILD)/fuzz/differential_fuzz -runs=0 corpora/differential
 	./$(SANBUILD)/fuzz/idlebal_differential_fuzz -runs=0 corpora/idlebal_differential
+	./$(SANBUILD)/fuzz/invariant_points_fuzz -runs=0 corpora/invariant_points >$(SANBUILD)/replay-invariant_points.log 2>&1 \
+	  || { tail -40 $(SANBUILD)/replay-invariant_points.log; exit 1; }
 	@for h in $(PARSER_HARNESSES); do \
 	  ./$(SANBUILD)/fuzz/$$h -runs=0 corpora/$${h%_fuzz} >$(SANBUILD)/replay-$$h.log 2>&1 \
 	    || { tail -40 $(SANBUILD)/replay-$$h.log; exit 1; }; \
 	done
-	@echo "corpus replay: all inputs of corpora/cpuload, corpora/differential, corpora/idlebal_differential and the parser corpora passed under ASan+UBSan"
+	@echo "corpus replay: all inputs of corpora/cpuload, corpora/differential, corpora/idlebal_differential, corpora/invariant_points and the parser corpora passed under ASan+UBSan"
 	@# A bounded smoke run of each harness (mutations, not only the corpus);
 	@# a failure shows the harness's report and fails the target.
 	@# On a scratch copy: libFuzzer adds what it finds to its first corpus

@@ -58,7 +58,12 @@ template <class P, class Fam> struct Entry {
             throw input_error("case: \"" + label.substr(0, 80) + "\" is not a case of " + P::id);
         });
     }
-    static InvariantInfo info(const char *statement) { return {P::id, Fam::name, statement, &applies, &prove, &replay}; }
+    static std::vector<CaseInputs> cases(const Variant &v, Arch a) {
+        return Fam::with(v, [&]<class I>() { return describe_cases<P, I>(a); });
+    }
+    static InvariantInfo info(const char *statement) {
+        return {P::id, Fam::name, statement, &applies, &prove, &replay, true, &cases};
+    }
 };
 
 

@@ -103,4 +103,25 @@ class ConcreteInputs {
     std::map<std::string, std::uint64_t> values_;
 };
 
+// The inputs a case declares, with their ranges, without running anything:
+// every hole reads its lower bound and every relation is taken as it comes
+// (not checked), so that all of them are reached.  What a sampler of
+// in-domain points needs (proofs/case_points.h).
+class DeclRecorder {
+  public:
+    template <class W> W var(const std::string &name, std::uint64_t lo, std::uint64_t hi, bool is_load = false) {
+        decls_.push_back({name, unsigned(8 * sizeof(W)), lo, hi, is_load, false});
+        return W(lo);
+    }
+    template <class W> W fixed(const std::string &name, std::uint64_t value) {
+        decls_.push_back({name, unsigned(8 * sizeof(W)), value, value, false, true});
+        return W(value);
+    }
+    void require(bool, const std::string &) {}
+    const std::vector<InputDecl> &decls() const { return decls_; }
+
+  private:
+    std::vector<InputDecl> decls_;
+};
+
 } // namespace sc::proofs

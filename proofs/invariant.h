@@ -91,6 +91,18 @@ struct ReplayResult {
     std::vector<std::string> wraps;
 };
 
+// One case of a proof: its label, whether it is a search (concrete traces
+// from the initial state, never explored symbolically), and its inputs.
+struct CaseInputs {
+    std::string label;
+    bool search = false;
+    struct Input {
+        std::string name;
+        std::uint64_t lo, hi;
+    };
+    std::vector<Input> inputs;
+};
+
 struct InvariantInfo {
     std::string id;
     std::string family;
@@ -102,7 +114,12 @@ struct InvariantInfo {
     // an invariant whose proof costs minutes per image (pelt.load_bounded):
     // the review names it as not proved there and leaves it to `prove`.
     bool in_review = true;
+    // The cases a proof of it on (variant, arch) explores, each with the
+    // inputs it declares and their ranges (proofs/case_points.h), or null
+    // where none can be listed (an oracle plug-in).
+    std::vector<CaseInputs> (*cases)(const Variant &, Arch) = nullptr;
 };
+
 
 const std::vector<InvariantInfo> &invariants();
 const InvariantInfo *find_invariant(const std::string &id);

@@ -197,8 +197,14 @@ template <class P, bool Pelt> struct Entry {
         }
         return with(v, [&]<class I>() { return kentry::replay<P, I>(a, doc); });
     }
+    // A plug-in's cases are not listed (its ABI carries no such entry).
+    static std::vector<CaseInputs> cases(const Variant &v, Arch a) {
+        if (plugin_of(v))
+            return {};
+        return with(v, [&]<class I>() { return describe_cases<P, I>(a); });
+    }
     static InvariantInfo info(const char *statement, bool in_review = true) {
-        return {P::id, Pelt ? "pelt" : "utilest", statement, &applies, &prove, &replay, in_review};
+        return {P::id, Pelt ? "pelt" : "utilest", statement, &applies, &prove, &replay, in_review, &cases};
     }
 };
 

@@ -167,6 +167,24 @@ inline std::vector<std::map<std::string, std::uint64_t>> probe_points(const std:
     return pts;
 }
 
+// The cases of P on I, each with the inputs it declares and their ranges
+// (InvariantInfo::cases).  build() only declares there: nothing runs.
+template <class P, class I, class C> std::vector<CaseInputs> describe_cases(Arch a) {
+    std::vector<CaseInputs> out;
+    for (const KCase &c : P::template cases<I>(a)) {
+        DeclRecorder rec;
+        (void)P::template build<I, C>(rec, c);
+        CaseInputs ci{c.label, c.search, {}};
+        for (const InputDecl &d : rec.decls())
+            ci.inputs.push_back({d.name, d.lo, d.hi});
+        out.push_back(std::move(ci));
+    }
+    return out;
+}
+template <class P, class I> std::vector<CaseInputs> describe_cases(Arch a) {
+    return a == Arch::lp64 ? describe_cases<P, I, lp64>(a) : describe_cases<P, I, ilp32>(a);
+}
+
 // P::domain_first: try each check against the case's domain alone first
 // (see the check loop below).
 template <class P> constexpr bool domain_first() {
@@ -304,6 +322,18 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                          enc == model::Encoding::integer ? "integers" : "bit-vectors");
         return answered;
     };
+    // One query on the incremental solver's short leash, never retried or
+    // cached: true only on unsat.  A batch of queries is asked this way
+    // first; anything but unsat sends them one by one through ask().
+    auto quick_unsat = [&](z3::solver &s, const z3::expr &e) {
+        s.push();
+        s.add(e);
+        ++res.queries;
+        const z3::check_result r = s.check();
+        s.pop();
+        return r == z3::unsat;
+    };
+    static const bool batch = !std::getenv("SCHEDCHECK_NO_BATCH");
     std::uint64_t case_no = 0;
     for (const KCase &cs : P::template cases<I>(arch)) {
         auto tc = std::chrono::steady_clock::now();
@@ -411,7 +441,13 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                     s.pop();
                 }
 
+            const auto te = std::chrono::steady_clock::now();
+            const std::size_t f0 = ex.stats().feasibility_checks;
             auto paths = ex.explore(run);
+            if (trace_cases)
+                std::fprintf(stderr, "  explored: %zu feasibility checks, %.3f s\n",
+                             ex.stats().feasibility_checks - f0,
+                             std::chrono::duration<double>(std::chrono::steady_clock::now() - te).count());
             res.paths += paths.size();
             if (ex.path_limit_hit()) {
                 res.verdict = Verdict::UNKNOWN;
@@ -435,7 +471,18 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                         }
                         it->second.second.push_back(pa.pc);
                     }
+                // All of them in one short query first: unsat there settles
+                // every obligation at once (the disjunction has no model iff
+                // none of its members has); otherwise each is asked alone.
+                z3::expr_vector any_inexact(ctx);
                 for (unsigned id : order) {
+                    const auto &[holds, pcs] = where.at(id);
+                    any_inexact.push_back(z3::mk_or(pcs) && !holds);
+                }
+                const bool all_exact = batch && !order.empty() && quick_unsat(s, z3::mk_or(any_inexact));
+                for (unsigned id : order) {
+                    if (all_exact)
+                        break;
                     const auto &[holds, pcs] = where.at(id);
                     s.push();
                     s.add(z3::mk_or(pcs) && !holds);
@@ -450,8 +497,19 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                 if (!exact)
                     continue; // redo this case on bit-vectors
             }
+            // Every check of every path in one short query first: unsat
+            // proves them all.  Otherwise (a model, or no answer within the
+            // leash) each check is asked alone, in order, which finds the
+            // first one that fails and gives it the full timeout.
+            z3::expr_vector any_fails(ctx);
+            for (const auto &pa : paths)
+                if (!pa.value.checks.empty())
+                    any_fails.push_back(pa.pc && !all_hold(pa.value.checks, ctx));
+            const bool all_proved = batch && !any_fails.empty() && quick_unsat(s, z3::mk_or(any_fails));
             for (const auto &pa : paths) {
                 for (const auto &chk : pa.value.checks) {
+                    if (all_proved)
+                        break;
                     // A check that the domain alone implies needs no path
                     // condition: with fewer assumptions an unsat answer is
                     // a stronger result, so it is sound to stop there.  The
@@ -460,12 +518,7 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                     // milliseconds; when the short query does not answer
                     // unsat, the full query below decides.
                     if (domain_first<P>()) {
-                        s.push();
-                        s.add(!check_holds(chk));
-                        ++res.queries;
-                        const z3::check_result dr2 = s.check();
-                        s.pop();
-                        if (dr2 == z3::unsat)
+                        if (quick_unsat(s, !check_holds(chk)))
                             continue;
                     }
                     s.push();

@@ -353,10 +353,20 @@ struct HotNotMoved {
 // (MIN_SHARES..MAX_SHARES), the group entity's weight at most the shares,
 // the cfs_rq weights and the group's total 0..2^20 with this CPU's
 // published part within the total.
+//
+// v2.6.37 breaks it: under ASYM_EFF_LOAD a zero wl returns 0 at once (a
+// pure removal counts as no change), while the formula, fed the weight
+// that left since the shares were computed (my_q->load.weight below
+// my_q->rq_weight), goes negative for a small positive w: S 5, s 3, rw 3,
+// load.weight 0, w 1 gives wl = wg = 1 - 3, a = 5 * 1, b = 15 - 6 = 9,
+// wl = 3 * (5 - 9) / 9 = -1 < 0.
 struct EffectiveLoadMonotone {
     static constexpr const char *id = "wakeaffine.effective_load_monotone";
     static constexpr bool integer_first = false;
-    template <class I> static bool applies() { return wakeaffine::has_effective_load<I::shape>; }
+    // Only v2.6.37 for now: from pjt-1 on the division by the group's
+    // symbolic global weight is not decided within the timeout (UNKNOWN),
+    // and an UNKNOWN has no place in the matrix.
+    template <class I> static bool applies() { return V_of<I> == version::v2_6_37; }
     template <class I> static std::string domain(Arch a) {
         return a == Arch::lp64
                    ? "one group level; w1 <= w2 in 0..88761 (effective_load(tg, w, w)); tg->shares 2..2^18, the "
@@ -605,9 +615,11 @@ struct NoOverflow {
                                     bad);
         return done();
     }
-    // Not on 6.1 yet: its ilp32 proof takes about seven minutes, too long
-    // for the test matrix (the 6.1 counterexamples are replayed by hand in
-    // tests/test_wakeaffine_invariants.cpp).
+    // Not on 6.1 yet: measured one proof at a time, lp64 takes 72 s and
+    // ilp32 506 s (both COUNTEREXAMPLE, as worked out by hand, but the
+    // largest safe load is not settled within the search's 45 s), too long
+    // for the test matrix.  The 6.1 counterexamples are replayed by hand
+    // in tests/test_wakeaffine_invariants.cpp.
     template <class I> static bool applies() { return !is_61<I>; }
     template <class I> static std::string domain(Arch a) {
         return fmt::format("root task groups; every load (CPU loads, task weights, PELT loads) 0..{}, capacities "

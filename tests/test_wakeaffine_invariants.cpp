@@ -133,3 +133,37 @@ TEST_CASE("wakeaffine.no_overflow: 6.1 on lp64 wraps the prev side once h_load(p
     in["p.cfs_rq.h_load"] = 8967799;
     CHECK_FALSE(replay("wakeaffine/v6.1", "wakeaffine.no_overflow", sc::Arch::lp64, label, in).violated);
 }
+
+TEST_CASE("wakeaffine.effective_load_monotone: v2.6.37's ASYM_EFF_LOAD shortcut against a stale rq_weight",
+          "[wakeaffine-invariants]") {
+    // One group level, S = tg->shares 5, s = my_q->shares 3, rw =
+    // my_q->rq_weight 3, my_q->load.weight 0 (the weight left since the
+    // shares were computed).  w = 0: ASYM_EFF_LOAD returns wl = 0 at once.
+    // w = 1: wl = wg = 1 + (0 - 3) = -2; a = 5 * (3 - 2) = 5; b = 5 * 3 +
+    // 3 * (-2) = 9; wl = 3 * (5 - 9) / 9 = -12 / 9 = -1 (towards zero).
+    // More weight, a lower effective load: 0 then -1.  The check compares
+    // the values shifted by 2^63 (signed order as unsigned).
+    json in = {{"tg->shares", 5}, {"se->load.weight", 0}, {"my_q->load.weight", 0}, {"my_q->shares", 3},
+               {"my_q->rq_weight", 3}, {"w1", 0}, {"w2", 1}};
+    for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
+        INFO(sc::arch_name(a));
+        auto rr = replay("wakeaffine/v2.6.37", "wakeaffine.effective_load_monotone", a, "one group level", in);
+        CHECK(rr.violated);
+        CHECK(rr.lhs == (1ull << 63));
+        CHECK(rr.rhs == (1ull << 63) - 1);
+        CHECK(prove("wakeaffine/v2.6.37", "wakeaffine.effective_load_monotone", a).verdict ==
+              Verdict::COUNTEREXAMPLE);
+    }
+    // With the weight still there (load.weight = rw = 3) the same step is a
+    // rise: wl = wg = 1, a = 5 * 4 = 20, b = 15 + 3 = 18, wl = 3 * 2 / 18 = 0.
+    in["my_q->load.weight"] = 3;
+    CHECK_FALSE(replay("wakeaffine/v2.6.37", "wakeaffine.effective_load_monotone", sc::Arch::lp64, "one group level",
+                       in)
+                    .violated);
+    // Only v2.6.37 is in the catalogue (see proofs/wakeaffine_catalogue.cpp).
+    const auto *inv = find_invariant("wakeaffine.effective_load_monotone");
+    REQUIRE(inv != nullptr);
+    CHECK(inv->applies(*find_subject("wakeaffine/v2.6.37")));
+    CHECK_FALSE(inv->applies(*find_subject("wakeaffine/pjt-1")));
+    CHECK_FALSE(inv->applies(*find_subject("wakeaffine/v6.1")));
+}

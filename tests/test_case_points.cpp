@@ -1,0 +1,122 @@
+// Points of the proofs' domains replayed on the concrete code
+// (proofs/case_points.h): the listed cases match what the invariants state,
+// the value picker hits the corners it promises, and no sampled point
+// breaks a proof the expected file marks PROVED.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+
+#include "proofs/case_points.h"
+
+namespace cp = sc::proofs::case_points;
+using sc::proofs::Verdict;
+
+namespace {
+const cp::Target *find_target(const std::string &variant, const std::string &inv, sc::Arch a) {
+    for (const cp::Target &t : cp::targets())
+        if (t.job.variant->id == variant && t.job.invariant->id == inv && t.job.arch == a)
+            return &t;
+    return nullptr;
+}
+} // namespace
+
+TEST_CASE("case points: a case's inputs and ranges, as the invariant states them", "[case-points]") {
+    // pelt.decay_monotone: "every 64-bit val, val2 and n (n split into the
+    // cases 0..2048 and > 2048)": 2049 cases with n fixed, one with n free.
+    const cp::Target *t = find_target("pelt/v6.12", "pelt.decay_monotone", sc::Arch::lp64);
+    REQUIRE(t != nullptr);
+    CHECK(t->expected == Verdict::PROVED);
+    const auto &cs = cp::cases_of(*t);
+    REQUIRE(cs.size() == 2050);
+    const auto &n5 = cs[5];
+    CHECK(n5.label == "n 5");
+    CHECK_FALSE(n5.search);
+    std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> r;
+    for (const auto &in : n5.inputs)
+        r[in.name] = {in.lo, in.hi};
+    CHECK(r.size() == 3);
+    CHECK(r["val"] == std::make_pair<std::uint64_t, std::uint64_t>(0, ~0ULL));
+    CHECK(r["val2"] == std::make_pair<std::uint64_t, std::uint64_t>(0, ~0ULL));
+    CHECK(r["n"] == std::make_pair<std::uint64_t, std::uint64_t>(5, 5));
+    // The cpuload family has its own engine: no case list, not a target.
+    for (const cp::Target &x : cp::targets())
+        CHECK(x.job.invariant->family != "cpuload");
+}
+
+TEST_CASE("case points: pick() gives the bounds, near-bounds and powers of two", "[case-points]") {
+    CHECK(cp::pick(10, 20, 0, 12345) == 10);
+    CHECK(cp::pick(10, 20, 1, 12345) == 20);
+    CHECK(cp::pick(10, 20, 2, 5) == 15);     // 10 + 5 % 11
+    CHECK(cp::pick(10, 20, 3, 3) == 17);     // 20 - 3
+    CHECK(cp::pick(10, 20, 4, 3) == 10);     // 2^3 = 8, clamped up to 10
+    CHECK(cp::pick(10, 20, 4, 4) == 16);     // 2^4
+    CHECK(cp::pick(10, 20, 4, 4 | 64) == 15); // 2^4 - 1
+    CHECK(cp::pick(10, 20, 4, 63) == 20);    // 2^63, clamped down to 20
+    CHECK(cp::pick(0, ~0ULL, 5, 0xdeadbeef) == 0xdeadbeef); // the whole range: the value itself
+    CHECK(cp::pick(7, 7, 6, 99) == 7);       // a fixed input
+}
+
+TEST_CASE("case points: a known counterexample replays through them", "[case-points]") {
+    // The hand-checked v2.6.37 point (tests/test_wakeaffine_invariants.cpp):
+    // 0 then -1, the proof is expected to fail, and the replay says so.
+    const cp::Target *t = find_target("wakeaffine/v2.6.37", "wakeaffine.effective_load_monotone", sc::Arch::lp64);
+    REQUIRE(t != nullptr);
+    CHECK(t->expected == Verdict::COUNTEREXAMPLE);
+    const auto &cs = cp::cases_of(*t);
+    REQUIRE(cs.size() == 1);
+    std::map<std::string, std::uint64_t> pt = {{"tg->shares", 5}, {"se->load.weight", 0}, {"my_q->load.weight", 0},
+                                               {"my_q->shares", 3}, {"my_q->rq_weight", 3}, {"w1", 0}, {"w2", 1}};
+    auto rr = cp::replay(*t, cs[0], pt);
+    REQUIRE(rr.has_value());
+    CHECK(rr->violated);
+    // Outside the domain (w1 > w2): no result.
+    pt["w1"] = 2;
+    CHECK_FALSE(cp::replay(*t, cs[0], pt).has_value());
+}
+
+TEST_CASE("case points: no sampled point breaks a proof expected PROVED", "[case-points]") {
+    // 256 points per PROVED target, cases and values from a fixed xorshift
+    // stream.  A point outside its case's domain is dropped; what remains
+    // must satisfy every check.
+    std::uint64_t s = 0x2545f4914f6cdd1dULL;
+    auto next = [&] {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        return s;
+    };
+    std::size_t targets = 0, tried = 0, in_domain = 0;
+    std::set<std::string> reached, proved;
+    for (const cp::Target &t : cp::targets()) {
+        if (t.expected != Verdict::PROVED)
+            continue;
+        ++targets;
+        proved.insert(t.job.invariant->id);
+        const auto &cs = cp::cases_of(t);
+        REQUIRE_FALSE(cs.empty());
+        for (int k = 0; k < 256; ++k) {
+            const auto &c = cs[next() % cs.size()];
+            const auto pt = cp::point(c, next);
+            ++tried;
+            const auto rr = cp::replay(t, c, pt);
+            if (!rr)
+                continue;
+            ++in_domain;
+            reached.insert(t.job.invariant->id);
+            INFO(t.job.invariant->id << " on " << t.job.variant->id << " " << sc::arch_name(t.job.arch) << ", case "
+                                     << c.label << ": " << rr->failed << "\n"
+                                     << rr->trace);
+            CHECK_FALSE(rr->violated);
+        }
+    }
+    std::printf("case points: %zu PROVED proofs, %zu points, %zu in their case's domain, %zu invariants reached\n",
+                targets, tried, in_domain, reached.size());
+    for (const auto &id : proved)
+        if (!reached.count(id))
+            std::printf("case points: no sampled point of %s was in its domain\n", id.c_str());
+    CHECK(targets > 100);
+    CHECK(in_domain > tried / 10);
+}
