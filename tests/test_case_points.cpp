@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -119,4 +120,57 @@ TEST_CASE("case points: no sampled point breaks a proof expected PROVED", "[case
             std::printf("case points: no sampled point of %s was in its domain\n", id.c_str());
     CHECK(targets > 100);
     CHECK(in_domain > tried / 10);
+}
+
+// Not a test: writes seeds for fuzz/invariant_points.cpp, one in-domain
+// point for up to 8 cases of every target, in the harness's input layout,
+// into $SCHEDCHECK_SEED_DIR.  `make corpus-min` (libFuzzer -merge=1) then
+// keeps the ones that add coverage.
+TEST_CASE("case points: write in-domain seeds for the harness", "[.seed-corpus]") {
+    const char *dir = std::getenv("SCHEDCHECK_SEED_DIR");
+    REQUIRE(dir != nullptr);
+    std::uint64_t s = 0x9e3779b97f4a7c15ULL;
+    auto next = [&] {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        return s;
+    };
+    const auto &ts = cp::targets();
+    std::size_t written = 0;
+    for (std::size_t ti = 0; ti < ts.size(); ++ti) {
+        const auto &cs = cp::cases_of(ts[ti]);
+        for (std::size_t k = 0; k < 8 && k < cs.size(); ++k) {
+            const std::size_t ci = k * cs.size() / std::min<std::size_t>(8, cs.size());
+            for (int tries = 0; tries < 200; ++tries) {
+                // Mode 5 reads the value as an offset from lo: the bytes
+                // below give the harness this very point.
+                std::string bytes;
+                auto put = [&](std::uint64_t v, int n) {
+                    for (int j = 0; j < n; ++j)
+                        bytes.push_back(static_cast<char>((v >> (8 * j)) & 0xff));
+                };
+                put(ti, 2);
+                put(ci, 2);
+                std::map<std::string, std::uint64_t> pt;
+                for (const auto &in : cs[ci].inputs) {
+                    const std::uint64_t v = cp::pick(in.lo, in.hi, next(), next());
+                    pt[in.name] = v;
+                    put(5, 1);
+                    put(v - in.lo, 8);
+                }
+                if (!cp::replay(ts[ti], cs[ci], pt))
+                    continue;
+                char name[64];
+                std::snprintf(name, sizeof name, "%s/seed-%04zu-%04zu", dir, ti, ci);
+                std::FILE *f = std::fopen(name, "wb");
+                REQUIRE(f != nullptr);
+                std::fwrite(bytes.data(), 1, bytes.size(), f);
+                std::fclose(f);
+                ++written;
+                break;
+            }
+        }
+    }
+    std::printf("case points: %zu seeds written to %s\n", written, dir);
 }
