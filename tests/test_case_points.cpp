@@ -16,6 +16,17 @@ namespace cp = sc::proofs::case_points;
 using sc::proofs::Verdict;
 
 namespace {
+// A seeded stream of words, the same on every run.
+struct Xorshift {
+    std::uint64_t s;
+    std::uint64_t operator()() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        return s;
+    }
+};
+
 const cp::Target *find_target(const std::string &variant, const std::string &inv, sc::Arch a) {
     for (const cp::Target &t : cp::targets())
         if (t.job.variant->id == variant && t.job.invariant->id == inv && t.job.arch == a)
@@ -82,13 +93,7 @@ TEST_CASE("case points: no sampled point breaks a proof expected PROVED", "[case
     // 256 points per PROVED target, cases and values from a fixed xorshift
     // stream.  A point outside its case's domain is dropped; what remains
     // must satisfy every check.
-    std::uint64_t s = 0x2545f4914f6cdd1dULL;
-    auto next = [&] {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        return s;
-    };
+    Xorshift next{0x2545f4914f6cdd1dULL};
     std::size_t targets = 0, tried = 0, in_domain = 0;
     std::set<std::string> reached, proved;
     for (const cp::Target &t : cp::targets()) {
@@ -129,13 +134,7 @@ TEST_CASE("case points: no sampled point breaks a proof expected PROVED", "[case
 TEST_CASE("case points: write in-domain seeds for the harness", "[.seed-corpus]") {
     const char *dir = std::getenv("SCHEDCHECK_SEED_DIR");
     REQUIRE(dir != nullptr);
-    std::uint64_t s = 0x9e3779b97f4a7c15ULL;
-    auto next = [&] {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        return s;
-    };
+    Xorshift next{0x9e3779b97f4a7c15ULL};
     const auto &ts = cp::targets();
     std::size_t written = 0;
     for (std::size_t ti = 0; ti < ts.size(); ++ti) {
