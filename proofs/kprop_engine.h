@@ -441,7 +441,8 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                     s.pop();
                 }
 
-            const auto te = std::chrono::steady_clock::now();
+            // Traced: the explorer's share of the case (its feasibility checks).
+            const auto te = trace_cases ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
             const std::size_t f0 = ex.stats().feasibility_checks;
             auto paths = ex.explore(run);
             if (trace_cases)
