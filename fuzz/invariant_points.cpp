@@ -6,8 +6,8 @@
 // wakeaffine) is a target.  The input picks a target, one of its cases and a
 // value for each of the case's inputs; a point outside the case's domain
 // (an input relation fails) is dropped.  What counts as a bug (the harness
-// aborts): a point that breaks a check of a proof the expected file marks
-// PROVED.  That would mean the prover, or the way a case states its domain,
+// aborts): a point that breaks a check of a base or step case of a proof
+// the expected file marks PROVED (cp::breaks_claim).  That would mean the prover, or the way a case states its domain,
 // let a real violation through.  A violation of a proof expected to fail is
 // what the proof already reports, and is not a bug.
 //
@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "fuzz/harness_io.h"
 #include "proofs/case_points.h"
@@ -47,11 +48,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         return w;
     });
     const auto rr = cp::replay(t, c, vals);
-    if (!rr || !rr->violated || t.expected != sc::proofs::Verdict::PROVED)
+    if (!rr || !cp::breaks_claim(t, c, *rr))
         return 0;
     std::fprintf(stderr, "invariant_points: %s on %s %s is expected PROVED, but case \"%s\" fails at:\n",
-                 t.job.invariant->id.c_str(), t.job.variant->id.c_str(), sc::arch_name(t.job.arch),
-                 c.label.c_str());
+                 t.job.invariant->id.c_str(), t.job.variant->id.c_str(),
+                 std::string(sc::arch_name(t.job.arch)).c_str(), c.label.c_str());
     for (const auto &[name, x] : vals)
         std::fprintf(stderr, "  %s = %llu\n", name.c_str(), static_cast<unsigned long long>(x));
     std::fprintf(stderr, "failed: %s (%s = %llu %s %s = %llu)\n%s", rr->failed.c_str(), rr->lhs_name.c_str(),

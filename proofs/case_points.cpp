@@ -65,4 +65,8 @@ std::optional<ReplayResult> replay(const Target &t, const CaseInputs &c, const s
     }
 }
 
+bool breaks_claim(const Target &t, const CaseInputs &c, const ReplayResult &rr) {
+    return rr.violated && !c.search && t.expected == Verdict::PROVED;
+}
+
 } // namespace sc::proofs::case_points

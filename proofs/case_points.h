@@ -48,4 +48,12 @@ template <class Next> std::map<std::string, std::uint64_t> point(const CaseInput
 // case's domain (an input relation fails), else the replay's result.
 std::optional<ReplayResult> replay(const Target &t, const CaseInputs &c, const std::map<std::string, std::uint64_t> &vals);
 
+// Whether a replayed point refutes the verdict the expected file gives t:
+// it breaks a check of a base or step case of a proof expected PROVED.  A
+// search case is not part of that claim: its declared ranges are wider
+// than the traces it searches (an update after 2^32 periods, which 6.x
+// reads as no crossing, breaks pelt.running_converges's search but lies
+// outside the 1..1024 crossed periods its induction states).
+bool breaks_claim(const Target &t, const CaseInputs &c, const ReplayResult &rr);
+
 } // namespace sc::proofs::case_points
