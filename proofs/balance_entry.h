@@ -37,26 +37,7 @@ template <class P, class Fam> struct Entry {
         });
     }
     static ReplayResult replay(const Variant &v, Arch a, const nlohmann::json &doc) {
-        std::string label = doc.value("case", std::string());
-        std::map<std::string, std::uint64_t> vals;
-        if (doc.contains("inputs") && doc["inputs"].is_object())
-            for (auto it = doc["inputs"].begin(); it != doc["inputs"].end(); ++it) {
-                if (!it.value().is_number_integer() ||
-                    (!it.value().is_number_unsigned() && it.value().get<std::int64_t>() < 0))
-                    throw input_error("inputs." + it.key().substr(0, 64) + ": expected an unsigned integer");
-                vals[it.key()] = it.value().get<std::uint64_t>();
-            }
-        return Fam::with(v, [&]<class I>() {
-            for (const KCase &c : P::template cases<I>(a))
-                if (c.label == label) {
-                    try {
-                        return a == Arch::lp64 ? kprop_replay<P, I, lp64>(c, vals) : kprop_replay<P, I, ilp32>(c, vals);
-                    } catch (const domain_violation &e) {
-                        throw input_error(std::string("inputs: ") + e.what());
-                    }
-                }
-            throw input_error("case: \"" + label.substr(0, 80) + "\" is not a case of " + P::id);
-        });
+        return Fam::with(v, [&]<class I>() { return kprop_replay_doc<P, I>(a, doc); });
     }
     static std::vector<CaseInputs> cases(const Variant &v, Arch a) {
         return Fam::with(v, [&]<class I>() { return describe_cases<P, I>(a); });

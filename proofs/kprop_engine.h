@@ -134,6 +134,42 @@ template <class P, class I, class C> ReplayResult kprop_replay(const KCase &cs, 
     return kprop_replay_run<C>(run());
 }
 
+// A reproducer's "case" and "inputs" (JSON), run on I's concrete code.
+// The cases are listed once per P, I and data model and found by label
+// through an index: a crossing split has two thousand of them, and the
+// fuzz harness over the proofs' domains replays one point per run.
+template <class P, class I> ReplayResult kprop_replay_doc(Arch a, const nlohmann::json &doc) {
+    struct Listed {
+        std::vector<KCase> cases;
+        std::map<std::string, std::size_t, std::less<>> by_label;
+        explicit Listed(Arch arch) : cases(P::template cases<I>(arch)) {
+            for (std::size_t i = 0; i < cases.size(); ++i)
+                by_label.emplace(cases[i].label, i);
+        }
+    };
+    static const Listed listed[2] = {Listed(Arch::ilp32), Listed(Arch::lp64)};
+    const Listed &l = listed[a == Arch::lp64 ? 1 : 0];
+
+    std::string label = doc.value("case", std::string());
+    std::map<std::string, std::uint64_t> vals;
+    if (doc.contains("inputs") && doc["inputs"].is_object())
+        for (auto it = doc["inputs"].begin(); it != doc["inputs"].end(); ++it) {
+            if (!it.value().is_number_integer() ||
+                (!it.value().is_number_unsigned() && it.value().template get<std::int64_t>() < 0))
+                throw input_error("inputs." + it.key().substr(0, 64) + ": expected an unsigned integer");
+            vals[it.key()] = it.value().template get<std::uint64_t>();
+        }
+    const auto found = l.by_label.find(label);
+    if (found == l.by_label.end())
+        throw input_error("case: \"" + label.substr(0, 80) + "\" is not a case of " + P::id);
+    const KCase &c = l.cases[found->second];
+    try {
+        return a == Arch::lp64 ? kprop_replay<P, I, lp64>(c, vals) : kprop_replay<P, I, ilp32>(c, vals);
+    } catch (const domain_violation &e) {
+        throw input_error(std::string("inputs: ") + e.what());
+    }
+}
+
 // Concrete candidates for a case, before any path is explored: the corners
 // of each input's range and pseudo-random values (seeded by the case).  A
 // violation found this way is pinned in the solver and reported like any
