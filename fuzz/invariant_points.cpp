@@ -7,8 +7,9 @@
 // value for each of the case's inputs; a point outside the case's domain
 // (an input relation fails) is dropped.  What counts as a bug (the harness
 // aborts): a point that breaks a check of a base or step case of a proof
-// the expected file marks PROVED (cp::breaks_claim).  That would mean the prover, or the way a case states its domain,
-// let a real violation through.  A violation of a proof expected to fail is
+// the expected file marks PROVED (cp::breaks_claim).  That would mean the
+// prover, or the way a case states its domain, let a real violation
+// through.  A violation of a proof expected to fail is
 // what the proof already reports, and is not a bug.
 //
 // It also reaches code no other harness does: the releases before 6.1,
