@@ -33,6 +33,7 @@
 #include <set>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "model/explorer.h"
@@ -499,12 +500,14 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                 bool exact = true;
                 std::map<unsigned, std::pair<z3::expr, z3::expr_vector>> where;
                 std::vector<unsigned> order;
+                std::map<unsigned, std::string> what_of;
                 for (const auto &pa : paths)
                     for (const auto &ob : pa.obligations) {
                         auto it = where.find(ob.holds.id());
                         if (it == where.end()) {
                             it = where.emplace(ob.holds.id(), std::make_pair(ob.holds, z3::expr_vector(ctx))).first;
                             order.push_back(ob.holds.id());
+                            what_of.emplace(ob.holds.id(), ob.what);
                         }
                         it->second.second.push_back(pa.pc);
                     }
@@ -528,6 +531,9 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                     s.pop();
                     if (r != z3::unsat) {
                         exact = false;
+                        if (trace_cases)
+                            std::fprintf(stderr, "  not exact in integers: %s; redone on bit-vectors\n",
+                                         what_of.at(id).c_str());
                         break;
                     }
                 }
@@ -538,6 +544,9 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
             // proves them all.  Otherwise (a model, or no answer within the
             // leash) each check is asked alone, in order, which finds the
             // first one that fails and gives it the full timeout.
+            // Check terms proved from the domain alone (by AST id; the
+            // paths keep the terms alive while the case lasts).
+            std::unordered_map<unsigned, bool> domain_answer;
             z3::expr_vector any_fails(ctx);
             for (const auto &pa : paths)
                 if (!pa.value.checks.empty())
@@ -559,7 +568,14 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                     // milliseconds; when the short query does not answer
                     // unsat, the full query below decides.
                     if (domain_first<P>()) {
-                        if (quick_unsat(s, !check_holds(chk)))
+                        // One check term recurs on many paths (the paths
+                        // differ in branches it does not read): its answer
+                        // against the case's domain is asked once.
+                        const z3::expr holds = check_holds(chk);
+                        auto [it, fresh_term] = domain_answer.try_emplace(holds.id(), false);
+                        if (fresh_term)
+                            it->second = quick_unsat(s, !holds);
+                        if (it->second)
                             continue;
                     }
                     s.push();

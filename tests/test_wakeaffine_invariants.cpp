@@ -79,11 +79,14 @@ TEST_CASE("wakeaffine.no_overflow: the largest safe loads (hand values)", "[wake
 
 TEST_CASE("wakeaffine.no_overflow: v2.6.37 on ilp32 wraps one load above the safe one", "[wakeaffine-invariants]") {
     // this_load = w = 20972, power 1024: 100 * 1024 * 41944 = 4295065600 >
-    // 2^32 - 1; at 20971: 100 * 1024 * 41942 = 4294860800 fits.
+    // 2^32 - 1; at 20971: 100 * 1024 * 41942 = 4294860800 fits.  The check
+    // reads x <= floor(LIMIT / f): 41944 against floor(4294967295 / 102400)
+    // = 41943 (102400 * 41943 = 4294963200).
     json in = {{"this_cpu.load", 20972}, {"p.weight", 20972}};
     auto rr = replay("wakeaffine/v2.6.37", "wakeaffine.no_overflow", sc::Arch::ilp32, "not sync, wake_idx 0", in);
     CHECK(rr.violated);
-    CHECK(rr.lhs == 4295065600ull);
+    CHECK(rr.lhs == 41944);
+    CHECK(rr.rhs == 41943);
     CHECK(rr.trace.find("this_eff_load") != std::string::npos);
     CHECK(rr.trace.find("prev_cpu: load 0") != std::string::npos);
     in["this_cpu.load"] = 20971;
