@@ -469,6 +469,9 @@ struct NoOverflow {
     // Each check restates an operation's operands from the inputs, so the
     // input ranges often settle it without the path's conditions.
     static constexpr bool domain_first = true;
+    // The paths of a sync wake-up carry the products of both effective
+    // loads in their conditions: their checks are asked together first.
+    static constexpr bool path_batch = true;
     // The load bound of the current proof (the whole range by default, and
     // for replays); the search narrows it on this thread.
     static std::uint64_t &limit() {
