@@ -184,6 +184,9 @@ struct JobSolvers {
     std::unique_ptr<model::Explorer> ex[2];
     std::unique_ptr<z3::solver> q[2];
     std::set<std::pair<unsigned, std::uint64_t>> safe_at; // obligation term id, bound
+    // The terms safe_at names, kept alive: an AST id is unique only while
+    // its term lives, and Z3 gives a freed id to the next new term.
+    z3::expr_vector safe_terms{ctx};
     unsigned timeout_ms;
     bool integer_inexact = false; // an obligation failed: the integer encoding is not the machine's
     explicit JobSolvers(unsigned timeout) : timeout_ms(timeout) {
@@ -352,6 +355,7 @@ CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &
                         continue;
                     if (fails(truth, ob.holds, cap) == z3::unsat) {
                         js.safe_at.insert(key); // safe on every path: it held without any path condition
+                        js.safe_terms.push_back(ob.holds);
                         continue;
                     }
                     if (fails(pa.pc, ob.holds, cap) == z3::unsat)
@@ -400,6 +404,7 @@ CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &
                         s.pop();
                         if (r == z3::unsat) {
                             js.safe_at.insert({ob.holds.id(), 0});
+                            js.safe_terms.push_back(ob.holds);
                             continue;
                         }
                         s.push();

@@ -552,9 +552,10 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                 if (!exact)
                     continue; // redo this case on bit-vectors
             }
-            // Check terms proved from the domain alone (by AST id; the
-            // paths keep the terms alive while the case lasts).
-            std::unordered_map<unsigned, bool> domain_answer;
+            // Each check term's answer against the domain alone, by AST id.
+            // The map holds the term itself: an id is unique only while its
+            // AST lives, and a freed one may be given to another term.
+            std::unordered_map<unsigned, std::pair<z3::expr, bool>> domain_answer;
             // Every check of every path in one short query first: unsat
             // proves them all.  Otherwise (a model, or no answer within the
             // leash) each check is asked alone, in order, which finds the
@@ -587,10 +588,10 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                         // differ in branches it does not read): its answer
                         // against the case's domain is asked once.
                         const z3::expr holds = check_holds(chk);
-                        auto [it, fresh_term] = domain_answer.try_emplace(holds.id(), false);
+                        auto [it, fresh_term] = domain_answer.try_emplace(holds.id(), holds, false);
                         if (fresh_term)
-                            it->second = quick_unsat(s, !holds);
-                        if (it->second)
+                            it->second.second = quick_unsat(s, !holds);
+                        if (it->second.second)
                             continue;
                     }
                     todo.push_back(&chk);
