@@ -510,34 +510,37 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                 // must hold under each of their conditions, so it is asked
                 // once under their disjunction (not only on the first path).
                 bool exact = true;
-                std::map<unsigned, std::pair<z3::expr, z3::expr_vector>> where;
+                struct Recorded {
+                    z3::expr holds;
+                    z3::expr_vector pcs; // the conditions of the paths that recorded it
+                    std::string what;
+                };
+                std::map<unsigned, Recorded> where;
                 std::vector<unsigned> order;
-                std::map<unsigned, std::string> what_of;
                 for (const auto &pa : paths)
                     for (const auto &ob : pa.obligations) {
                         auto it = where.find(ob.holds.id());
                         if (it == where.end()) {
-                            it = where.emplace(ob.holds.id(), std::make_pair(ob.holds, z3::expr_vector(ctx))).first;
+                            it = where.emplace(ob.holds.id(), Recorded{ob.holds, z3::expr_vector(ctx), ob.what}).first;
                             order.push_back(ob.holds.id());
-                            what_of.emplace(ob.holds.id(), ob.what);
                         }
-                        it->second.second.push_back(pa.pc);
+                        it->second.pcs.push_back(pa.pc);
                     }
                 // All of them in one short query first: unsat there settles
                 // every obligation at once (the disjunction has no model iff
                 // none of its members has); otherwise each is asked alone.
                 z3::expr_vector any_inexact(ctx);
                 for (unsigned id : order) {
-                    const auto &[holds, pcs] = where.at(id);
-                    any_inexact.push_back(z3::mk_or(pcs) && !holds);
+                    const Recorded &o = where.at(id);
+                    any_inexact.push_back(z3::mk_or(o.pcs) && !o.holds);
                 }
                 const bool all_exact = batch && !order.empty() && quick_unsat(s, z3::mk_or(any_inexact));
                 for (unsigned id : order) {
                     if (all_exact)
                         break;
-                    const auto &[holds, pcs] = where.at(id);
+                    const Recorded &o = where.at(id);
                     s.push();
-                    s.add(z3::mk_or(pcs) && !holds);
+                    s.add(z3::mk_or(o.pcs) && !o.holds);
                     z3::check_result r;
                     traced_ask(s, r, enc, [] { return std::string("exactness obligation"); });
                     s.pop();
@@ -545,7 +548,7 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                         exact = false;
                         if (trace_cases)
                             std::fprintf(stderr, "  not exact in integers: %s; redone on bit-vectors\n",
-                                         what_of.at(id).c_str());
+                                         o.what.c_str());
                         break;
                     }
                 }
