@@ -79,6 +79,18 @@ const std::vector<KernelWanted> &pelt_wanted() {
         {sched_h_first, "update_avg", P::idlebal, true, true},
         {fair_c, "update_newidle_stats", P::idlebal, false, true},
         {fair_c, "update_newidle_cost", P::idlebal, true, true},
+        // The wake-up placement: the 6.x wake_affine() and what it reads.
+        // task_h_load() has a second, one-line form for kernels without
+        // group scheduling; the longer (group) form is the one taken.
+        // cfs_h_nr_delayed() comes with 6.12's delayed dequeue.
+        {fair_c, "cfs_rq_load_avg", P::wakeaffine, true, true},
+        {fair_c, "cpu_load", P::wakeaffine, true, true},
+        {fair_c, "capacity_of", P::wakeaffine, true, true},
+        {fair_c, "task_h_load", P::wakeaffine, true, true},
+        {fair_c, "cfs_h_nr_delayed", P::wakeaffine, false, true},
+        {fair_c, "wake_affine_idle", P::wakeaffine, true, true},
+        {fair_c, "wake_affine_weight", P::wakeaffine, true, true},
+        {fair_c, "wake_affine", P::wakeaffine, true, true},
     };
     return w;
 }
@@ -207,10 +219,11 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
 
     // What is missing, all of it at once.
     std::vector<std::string> lacking_pelt, lacking_ue, names_pelt, names_ue, wanted_functions, lacking_cfs,
-        lacking_idlebal;
+        lacking_idlebal, lacking_wa;
     bool any_function = false;
     for (const Search &s : found_defs) {
-        const bool optional = s.w->part == PeltPart::cfs_moves || s.w->part == PeltPart::idlebal;
+        const bool optional = s.w->part == PeltPart::cfs_moves || s.w->part == PeltPart::idlebal ||
+                              s.w->part == PeltPart::wakeaffine;
         if (s.w->function && !optional) // the optional parts are not asked for
             wanted_functions.push_back(s.w->name);
         if (s.def && s.w->function)
@@ -218,7 +231,10 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
         if (s.def || !s.w->required)
             continue;
         if (optional) {
-            (s.w->part == PeltPart::cfs_moves ? lacking_cfs : lacking_idlebal).push_back(s.w->name);
+            (s.w->part == PeltPart::cfs_moves  ? lacking_cfs
+             : s.w->part == PeltPart::idlebal ? lacking_idlebal
+                                              : lacking_wa)
+                .push_back(s.w->name);
             continue;
         }
         (s.w->part == PeltPart::pelt ? lacking_pelt : lacking_ue).push_back(not_found(spec, *s.w));
@@ -241,11 +257,13 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
     res.has_util_est = lacking_ue.empty();
     res.has_cfs_moves = lacking_cfs.empty();
     res.has_idlebal = lacking_idlebal.empty();
+    res.has_wakeaffine = lacking_wa.empty();
     // Whether s's part is in the code.
     auto left_out_part = [&](const Search &s) {
         return (s.w->part == PeltPart::util_est && !res.has_util_est) ||
                (s.w->part == PeltPart::cfs_moves && !res.has_cfs_moves) ||
-               (s.w->part == PeltPart::idlebal && !res.has_idlebal);
+               (s.w->part == PeltPart::idlebal && !res.has_idlebal) ||
+               (s.w->part == PeltPart::wakeaffine && !res.has_wakeaffine);
     };
     if (!res.has_util_est)
         res.note = from + ": util_est left out, the oracle holds PELT only; " +
@@ -319,13 +337,16 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
       << "    struct sched_entity {\n        sched_avg avg;\n        load_weight load;\n"
       << "        bool shim_is_task = true;\n    };\n"
       << "    static inline const int fair_sched_class = 0;\n"
+      << "    struct cfs_rq;\n"
       << "    struct task_struct {\n        sched_entity se;\n"
-      << "        const int *sched_class = &fair_sched_class;\n    };\n"
+      << "        const int *sched_class = &fair_sched_class;\n"
+      << "        cfs_rq *shim_cfs_rq = nullptr; // task_cfs_rq()\n    };\n"
       << "    struct cfs_rq {\n        sched_avg avg;\n"
       << "        struct {\n            int lock;\n            sc_sint nr{};\n"
       << "            sc_ulong load_avg{}, util_avg{}, runnable_avg{};\n        } removed{};\n"
       << "        load_weight load;\n"
-      << "        sc_uint h_nr_running{}, h_nr_queued{}, h_nr_delayed{};\n"
+      << "        sc_uint h_nr_running{}, h_nr_queued{}, h_nr_delayed{}, h_nr_runnable{};\n"
+      << "        sc_ulong h_load{};\n"
       << "        sched_entity *curr = nullptr;\n"
       << "        sc_u64 last_update_time_copy{};\n    };\n"
       << "    static constexpr bool shim_has_cfs_moves = " << (res.has_cfs_moves ? "true" : "false") << ";\n"
@@ -364,17 +385,41 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
     o << "    static constexpr bool shim_has_idlebal = " << (res.has_idlebal ? "true" : "false") << ";\n"
       << "    // The fields of a sched_domain that the newidle cost helpers use.\n"
       << "    struct sched_domain {\n        sc_uint newidle_call{}, newidle_success{}, newidle_ratio{};\n"
-      << "        sc_u64 max_newidle_lb_cost{};\n        sc_ulong last_decay_max_lb_cost{};\n    };\n"
+      << "        sc_u64 max_newidle_lb_cost{};\n        sc_ulong last_decay_max_lb_cost{};\n"
+      << "        sc_uint imbalance_pct{};\n    };\n"
       << "    // Inputs: the tick counter (pointed to, as the capacity) and its rate.\n"
       << "    static inline thread_local const sc_ulong *shim_jiffies = nullptr;\n"
       << "    static inline thread_local int shim_HZ = 250;\n";
+    o << "    static constexpr bool shim_has_wakeaffine = " << (res.has_wakeaffine ? "true" : "false") << ";\n"
+      << "    // The two CPUs of a wake-up, this_cpu and prev_cpu, each a runqueue\n"
+      << "    // with the fields the placement reads; the caller points to them.\n"
+      << "    struct rq {\n        cfs_rq cfs;\n        sc_uint nr_running{};\n        sc_ulong cpu_capacity{};\n"
+      << "        bool shim_idle = false; // available_idle_cpu()\n    };\n"
+      << "    static inline thread_local int shim_this_cpu = 0;\n"
+      << "    static inline thread_local rq *shim_this_rq = nullptr, *shim_prev_rq = nullptr;\n"
+      << "    static inline thread_local bool shim_share_cache = true;\n"
+      << "    static inline thread_local int shim_nr_cpumask_bits = 64;\n"
+      << "    static inline thread_local task_struct *shim_current = nullptr;\n"
+      << "    template <class I> static rq *cpu_rq(const I &cpu) {\n"
+      << "        return bool(cpu == I(shim_this_cpu)) ? shim_this_rq : shim_prev_rq;\n    }\n"
+      << "    template <class I> static bool available_idle_cpu(const I &cpu) { return cpu_rq(cpu)->shim_idle; }\n"
+      << "    template <class I> static bool cpus_share_cache(const I &, const I &) { return shim_share_cache; }\n"
+      << "    static cfs_rq *task_cfs_rq(task_struct *p) { return p->shim_cfs_rq; }\n"
+      << "    // h_load is an input: nothing to bring up to date.\n"
+      << "    static void update_cfs_rq_h_load(cfs_rq *) {}\n"
+      << "    // div64_ul(): u64 by unsigned long (div_u64() on 32-bit kernels).\n"
+      << "    static sc_u64 div64_ul(sc_u64 a, sc_ulong b) { return a / sc_u64(b); }\n"
+      << "    static inline thread_local bool shim_feat_WA_IDLE = true;\n"
+      << "    static inline thread_local bool shim_feat_WA_WEIGHT = true;\n"
+      << "    static inline thread_local bool shim_feat_WA_BIAS = true;\n";
     for (const auto &h : hooks)
         o << "    template <class... T> static void " << h << "(T &&...) {}\n";
     static const char *shim_macros[] = {"READ_ONCE",      "WRITE_ONCE",     "likely",  "unlikely", "__always_inline",
                                         "__maybe_unused", "sched_feat",     "min",     "max",      "min_t",
                                         "max_t",          "typeof",         "swap",    "memset",   "entity_is_task",
                                         "raw_spin_lock",  "raw_spin_unlock", "u64_u32_store_copy",
-                                        "jiffies",        "HZ",             "time_after"};
+                                        "jiffies",        "HZ",             "time_after",
+                                        "current",        "nr_cpumask_bits", "schedstat_inc"};
     // The host's own headers may define some of these (glibc has
     // __always_inline): save them and put them back afterwards.
     // The kernel's own idioms (unsigned against int comparisons) are not
@@ -388,7 +433,8 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
       << "#define unlikely(x) (x)\n"
       << "#define __always_inline\n"
       << "#define __maybe_unused\n"
-      << "#define sched_feat(x) shim_feat_##x\n"
+      << "// sc_bool: a feature bit meets symbolic conditions in && and ||\n"
+      << "#define sched_feat(x) sc_bool(shim_feat_##x)\n"
       << "#define min(a, b) shim_min<sc_ulong>(a, b)\n"
       << "#define max(a, b) shim_max<sc_ulong>(a, b)\n"
       << "#define min_t(t, a, b) shim_min<t>(t(a), t(b))\n"
@@ -403,7 +449,10 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
       << "#define jiffies (*shim_jiffies)\n"
       << "#define HZ sc_ulong(shim_HZ)\n"
       << "// after b: the wrapped difference b - a read as a signed long is negative\n"
-      << "#define time_after(a, b) (sc_slong(sc_ulong(b) - sc_ulong(a)) < sc_slong(0))\n";
+      << "#define time_after(a, b) (sc_slong(sc_ulong(b) - sc_ulong(a)) < sc_slong(0))\n"
+      << "#define current shim_current\n"
+      << "#define nr_cpumask_bits sc_sint(shim_nr_cpumask_bits)\n"
+      << "#define schedstat_inc(x) ((void)0)\n";
     for (const auto &d : macros)
         o << as_member(d, opt);
     o << table;

@@ -39,7 +39,7 @@ struct KernelOracleSpec {
 // one of them holds PELT (and util_est) without them.
 // The newidle balance cost helpers (update_avg(), update_newidle_cost(),
 // 6.x) are a fourth optional part, for the idlebal family's equivalence.
-enum class PeltPart { pelt, util_est, cfs_moves, idlebal };
+enum class PeltPart { pelt, util_est, cfs_moves, idlebal, wakeaffine };
 
 struct KernelWanted {
     // The files trees have kept it in, the usual one first: the first that
@@ -65,6 +65,7 @@ struct PeltOracle {
     bool has_util_est = false; // util_est complete and in the code (else the code is PELT only)
     bool has_cfs_moves = false; // the entity <-> cfs_rq moves complete and in the code
     bool has_idlebal = false;   // update_avg() and update_newidle_cost() in the code
+    bool has_wakeaffine = false; // wake_affine() and the helpers it calls in the code
     // One line for the user when something was left out, else empty:
     // "linux-4.14 (4.14.3): util_est left out, the oracle holds PELT only: ...".
     std::string note;

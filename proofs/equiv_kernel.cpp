@@ -14,16 +14,16 @@ namespace sc::proofs {
 std::vector<OracleInfo> kernel_oracles() {
     std::vector<OracleInfo> out;
 #if SC_ORACLE_LINUX_6_1
-    out.push_back({"linux-6.1", std::string("Linux ") + oracle_gen::linux_6_1::version + ", PELT, util_est and newidle cost", true,
-                   "", definition_list(oracle_gen::linux_6_1::has), "pelt/v6.1, utilest/v6.1, idlebal/v6.1", true,
+    out.push_back({"linux-6.1", std::string("Linux ") + oracle_gen::linux_6_1::version + ", PELT, util_est, newidle cost and wake_affine", true,
+                   "", definition_list(oracle_gen::linux_6_1::has), "pelt/v6.1, utilest/v6.1, idlebal/v6.1, wakeaffine/v6.1", true,
                    check_decay_table(oracle_gen::linux_6_1::kernel<lp64>::runnable_avg_yN_inv,
                                      oracle_gen::linux_6_1::load_avg_max)});
 #else
     out.push_back({"linux-6.1", "Linux 6.1, PELT and util_est", false, oracle_gen::linux_6_1::reason, {}, "", false, {}});
 #endif
 #if SC_ORACLE_LINUX_6_12
-    out.push_back({"linux-6.12", std::string("Linux ") + oracle_gen::linux_6_12::version + ", PELT, util_est and newidle cost",
-                   true, "", definition_list(oracle_gen::linux_6_12::has), "pelt/v6.12, utilest/v6.12, idlebal/v6.12", true,
+    out.push_back({"linux-6.12", std::string("Linux ") + oracle_gen::linux_6_12::version + ", PELT, util_est, newidle cost and wake_affine",
+                   true, "", definition_list(oracle_gen::linux_6_12::has), "pelt/v6.12, utilest/v6.12, idlebal/v6.12, wakeaffine/v6.1", true,
                    check_decay_table(oracle_gen::linux_6_12::kernel<lp64>::runnable_avg_yN_inv,
                                      oracle_gen::linux_6_12::load_avg_max)});
 #else

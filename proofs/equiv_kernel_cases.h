@@ -1,14 +1,15 @@
-// The equivalence cases of the pelt and utilest families against a kernel
-// oracle class template K (oracle/pelt_codegen.h), as templates: the
-// built-in oracles (proofs/equiv_kernel.cpp) and the plug-ins that
-// `schedcheck oracle build` compiles (cli/oracle_build.cpp) instantiate
-// them with their own K.
+// The equivalence cases of the pelt, utilest, idlebal and wakeaffine
+// families against a kernel oracle class template K (oracle/pelt_codegen.h),
+// as templates: the built-in oracles (proofs/equiv_kernel.cpp) and the
+// plug-ins that `schedcheck oracle build` compiles (cli/oracle_build.cpp)
+// instantiate them with their own K.
 //
 // Each kernel function is compared on its own, with every input and every
 // state field symbolic over its whole machine range, except:
 //   - period_contrib < 1024: the kernel only ever stores delta % 1024 there,
 //     and a larger value makes get_pelt_divider() wrap to a division by 0;
-//   - boolean inputs (sched_feat bits, task_sleep) are split into cases.
+//   - boolean inputs (sched_feat bits, task_sleep, a CPU's idleness, sync)
+//     are split into cases.
 #pragma once
 #include <fmt/format.h>
 
@@ -19,6 +20,7 @@
 #include "ref/pelt.h"
 #include "ref/util_est.h"
 #include "ref/variants.h"
+#include "ref/wake_affine.h"
 
 namespace sc::proofs::kequiv {
 
@@ -403,6 +405,177 @@ std::vector<EquivCase<S, C>> idlebal_cases(EquivResult &res) {
     return cs;
 }
 
+// ---- wakeaffine ---------------------------------------------------------
+
+// A wake-up with every load, capacity, count and the domain's
+// imbalance_pct symbolic; the booleans come from the case.  delayed is the
+// kernel-only part: 6.12 counts this_cpu's delayed-dequeue tasks
+// (h_nr_queued - h_nr_runnable) out of nr_running, which no reference
+// variant models.
+template <class A> struct wa_input {
+    wakeaffine::wake_env<A> e;
+    wakeaffine::knobs<A> k;
+    typename A::uint h_nr_queued{}, h_nr_runnable{};
+};
+
+template <class A, class In>
+wa_input<A> declare_wa(In &in, bool this_idle, bool prev_idle, bool sync) {
+    using uint = typename A::uint;
+    const std::uint64_t uimax = 0xffffffffu;
+    wa_input<A> w{};
+    auto cpu = [&](wakeaffine::cpu<A> &c, const std::string &n, bool idle) {
+        c.weighted_cpuload = declare_ulong<A>(in, n + ".load_avg");
+        c.nr_running = in.template var<uint>(n + ".nr_running", 0, uimax);
+        c.power = declare_ulong<A>(in, n + ".cpu_capacity");
+        c.idle = idle;
+    };
+    // cfs_load_avg + 1 is task_h_load()'s divisor: an average of ULONG_MAX
+    // would make it 0 in both, and the kernel never gets near it.
+    const std::uint64_t lmax = A::long_bits == 64 ? ~std::uint64_t(0) : uimax;
+    auto task = [&](wakeaffine::task<A> &t, const std::string &n) {
+        t.load_avg = declare_ulong<A>(in, n + ".se.avg.load_avg");
+        t.cfs_h_load = declare_ulong<A>(in, n + ".cfs_rq.h_load");
+        t.cfs_load_avg = in.template var<typename A::ulong>(n + ".cfs_rq.avg.load_avg", 0, lmax - 1);
+    };
+    cpu(w.e.this_rq, "this_rq", this_idle);
+    cpu(w.e.prev_rq, "prev_rq", prev_idle);
+    task(w.e.p, "p");
+    task(w.e.curr, "current");
+    w.k.imbalance_pct = in.template var<uint>("sd.imbalance_pct", 0, uimax);
+    w.h_nr_queued = in.template var<uint>("this_rq.cfs.h_nr_queued", 0, uimax);
+    w.h_nr_runnable = in.template var<uint>("this_rq.cfs.h_nr_runnable", 0, uimax);
+    w.e.sync = sync;
+    return w;
+}
+
+// The kernel's view of one wake-up, and its shims pointed at it for the
+// life of the object.
+template <class KA, class A> struct wa_kernel {
+    typename KA::rq this_rq, prev_rq;
+    typename KA::cfs_rq p_cfs, curr_cfs;
+    typename KA::task_struct p, curr;
+    typename KA::sched_domain sd;
+
+    explicit wa_kernel(const wa_input<A> &w) {
+        auto cpu = [](typename KA::rq &r, const wakeaffine::cpu<A> &c) {
+            r.cfs.avg.load_avg = c.weighted_cpuload;
+            r.nr_running = c.nr_running;
+            r.cpu_capacity = c.power;
+            r.shim_idle = c.idle;
+        };
+        auto task = [](typename KA::task_struct &t, typename KA::cfs_rq &q, const wakeaffine::task<A> &r) {
+            t.se.avg.load_avg = r.load_avg;
+            q.h_load = r.cfs_h_load;
+            q.avg.load_avg = r.cfs_load_avg;
+            t.shim_cfs_rq = &q;
+        };
+        cpu(this_rq, w.e.this_rq);
+        cpu(prev_rq, w.e.prev_rq);
+        this_rq.cfs.h_nr_queued = w.h_nr_queued;
+        this_rq.cfs.h_nr_runnable = w.h_nr_runnable;
+        task(p, p_cfs, w.e.p);
+        task(curr, curr_cfs, w.e.curr);
+        sd.imbalance_pct = w.k.imbalance_pct;
+        KA::shim_this_cpu = w.e.this_cpu;
+        KA::shim_this_rq = &this_rq;
+        KA::shim_prev_rq = &prev_rq;
+        KA::shim_current = &curr;
+        KA::shim_share_cache = w.k.cpus_share_cache;
+        KA::shim_nr_cpumask_bits = w.e.nr_cpumask_bits;
+        KA::shim_feat_WA_IDLE = w.k.WA_IDLE;
+        KA::shim_feat_WA_WEIGHT = w.k.WA_WEIGHT;
+        KA::shim_feat_WA_BIAS = w.k.WA_BIAS;
+    }
+    ~wa_kernel() {
+        KA::shim_this_rq = KA::shim_prev_rq = nullptr;
+        KA::shim_current = nullptr;
+    }
+    wa_kernel(const wa_kernel &) = delete;
+    wa_kernel &operator=(const wa_kernel &) = delete;
+};
+
+template <class S, class C, wakeaffine::version V, template <class> class K>
+std::vector<EquivCase<S, C>> wakeaffine_cases(EquivResult &res) {
+    std::vector<EquivCase<S, C>> cs;
+    using P = std::vector<std::pair<std::string, std::uint64_t>>;
+    auto flag = [](bool b) { return std::uint64_t(b ? 1 : 0); };
+    // A CPU number as the u64 the outputs are compared in.
+    auto as_u64 = []<class A, class I>(const I &x) { return typename A::u64(typename A::sint(x)); };
+
+    cs.push_back(equiv_case<S, C>("task_h_load", {}, [=]<class A, class In>(In &in) {
+        const wa_input<A> w = declare_wa<A>(in, false, false, false);
+        return [=]() -> Outs<A> {
+            wa_kernel<K<A>, A> k(w);
+            return {{"task_h_load", {typename A::u64(wakeaffine::task_h_load<V, A>(w.e.p)),
+                                     typename A::u64(K<A>::task_h_load(&k.p))}}};
+        };
+    }));
+    res.compared.push_back("task_h_load");
+
+    for (int bits = 0; bits < 16; ++bits) {
+        const bool this_idle = bits & 1, prev_idle = bits & 2, share = bits & 4, sync = bits & 8;
+        P params{{"this_idle", flag(this_idle)}, {"prev_idle", flag(prev_idle)}, {"cpus_share_cache", flag(share)},
+                 {"sync", flag(sync)}};
+        cs.push_back(equiv_case<S, C>("wake_affine_idle", params, [=]<class A, class In>(In &in) {
+            wa_input<A> w = declare_wa<A>(in, this_idle, prev_idle, sync);
+            w.k.cpus_share_cache = share;
+            return [=]() -> Outs<A> {
+                wa_kernel<K<A>, A> k(w);
+                int r = wakeaffine::wake_affine_idle<V, A>(w.e, w.k);
+                auto kr = K<A>::wake_affine_idle(typename A::sint(w.e.this_cpu), typename A::sint(w.e.prev_cpu),
+                                                 typename A::sint(sync ? 1 : 0));
+                return {{"target", {as_u64.template operator()<A>(r), as_u64.template operator()<A>(kr)}}};
+            };
+        }));
+    }
+    res.compared.push_back("wake_affine_idle");
+
+    for (int bits = 0; bits < 4; ++bits) {
+        const bool sync = bits & 1, bias = bits & 2;
+        cs.push_back(equiv_case<S, C>("wake_affine_weight", P{{"sync", flag(sync)}, {"WA_BIAS", flag(bias)}},
+                                      [=]<class A, class In>(In &in) {
+            wa_input<A> w = declare_wa<A>(in, false, false, sync);
+            w.k.WA_BIAS = bias;
+            return [=]() -> Outs<A> {
+                wa_kernel<K<A>, A> k(w);
+                int r = wakeaffine::wake_affine_weight<V, A>(w.e, w.k);
+                auto kr = K<A>::wake_affine_weight(&k.sd, &k.p, typename A::sint(w.e.this_cpu),
+                                                   typename A::sint(w.e.prev_cpu), typename A::sint(sync ? 1 : 0));
+                return {{"target", {as_u64.template operator()<A>(r), as_u64.template operator()<A>(kr)}}};
+            };
+        }));
+    }
+    res.compared.push_back("wake_affine_weight");
+
+    // The composition: the features and the two CPUs' idleness; the loads
+    // stay symbolic (WA_BIAS on, the cache shared).
+    for (int bits = 0; bits < 32; ++bits) {
+        const bool wa_idle = bits & 1, wa_weight = bits & 2, sync = bits & 4, this_idle = bits & 8,
+                   prev_idle = bits & 16;
+        P params{{"WA_IDLE", flag(wa_idle)}, {"WA_WEIGHT", flag(wa_weight)}, {"sync", flag(sync)},
+                 {"this_idle", flag(this_idle)}, {"prev_idle", flag(prev_idle)}};
+        cs.push_back(equiv_case<S, C>("wake_affine", params, [=]<class A, class In>(In &in) {
+            wa_input<A> w = declare_wa<A>(in, this_idle, prev_idle, sync);
+            w.k.WA_IDLE = wa_idle;
+            w.k.WA_WEIGHT = wa_weight;
+            return [=]() -> Outs<A> {
+                wa_kernel<K<A>, A> k(w);
+                int r = wakeaffine::wake_affine<V, A>(w.e, w.k);
+                auto kr = K<A>::wake_affine(&k.sd, &k.p, typename A::sint(w.e.this_cpu),
+                                            typename A::sint(w.e.prev_cpu), typename A::sint(sync ? 1 : 0));
+                return {{"target", {as_u64.template operator()<A>(r), as_u64.template operator()<A>(kr)}}};
+            };
+        }));
+    }
+    res.compared.push_back("wake_affine");
+    res.domain = fmt::format("every {}-bit load, capacity and task load (a task's cfs_rq load_avg below "
+                             "ULONG_MAX), every 32-bit nr_running, queued count and imbalance_pct; this_cpu 0, "
+                             "prev_cpu 1, nr_cpumask_bits 64; idleness, cache sharing, sync and the WA_ features "
+                             "as cases",
+                             S::long_bits);
+    return cs;
+}
+
 template <class S, class C, class MakeCases> void run_kernel(EquivResult &res, MakeCases make, unsigned timeout_ms) {
     auto cases = make(res);
     run_equiv_cases<S, C>(res, cases, timeout_ms);
@@ -464,9 +637,28 @@ void prove_with_oracle(EquivResult &res, const Variant &v, unsigned timeout_ms) 
             throw input_error("oracle " + res.oracle + " lacks the newidle cost helpers (update_avg, "
                               "update_newidle_cost): there is no idle-balance code to compare " + v.id + " with");
         }
+    } else if (v.family == "wakeaffine") {
+        if constexpr (K<lp64>::shim_has_wakeaffine) {
+            if (static_cast<wakeaffine::version>(v.code) != wakeaffine::version::v6_1)
+                throw input_error(v.id + " predates the kernel's wake_affine_idle() and wake_affine_weight() "
+                                  "(its decision goes through effective_load()): only wakeaffine/v6.1 has "
+                                  "the functions " + res.oracle + " holds");
+            constexpr auto V = wakeaffine::version::v6_1;
+            if (lp)
+                run_kernel<model::sym_lp64, lp64>(
+                    res, [](EquivResult &r) { return wakeaffine_cases<model::sym_lp64, lp64, V, K>(r); },
+                    timeout_ms);
+            else
+                run_kernel<model::sym_ilp32, ilp32>(
+                    res, [](EquivResult &r) { return wakeaffine_cases<model::sym_ilp32, ilp32, V, K>(r); },
+                    timeout_ms);
+        } else {
+            throw input_error("oracle " + res.oracle + " lacks the wake-up placement (wake_affine() and the "
+                              "helpers it calls): there is no wake_affine code to compare " + v.id + " with");
+        }
     } else {
-        throw input_error("oracle " + res.oracle + " holds PELT, util_est and idle-balance functions; " + v.id +
-                          " is a " + v.family + " variant");
+        throw input_error("oracle " + res.oracle + " holds PELT, util_est, idle-balance and wake_affine "
+                          "functions; " + v.id + " is a " + v.family + " variant");
     }
 }
 

@@ -160,3 +160,47 @@ TEST_CASE("equiv kernel: before 6.x update_avg shifts a negative difference, the
         CHECK(orc == ref + 1);
     }
 }
+
+TEST_CASE("equiv kernel: wakeaffine/v6.1 equals 6.1's wake_affine(); 6.12 counts delayed tasks out", "[equiv][wakeaffine]") {
+    if (!kernels_available())
+        return;
+    const std::vector<std::string> all{"task_h_load", "wake_affine_idle", "wake_affine_weight", "wake_affine"};
+    for (Arch a : {Arch::ilp32, Arch::lp64}) {
+        INFO(arch_name(a));
+        EquivResult r = prove_equivalence(*find_variant("wakeaffine/v6.1"), "linux-6.1", a, 20000);
+        CHECK(r.verdict == EquivVerdict::EQUIVALENT);
+        CHECK(r.compared == all);
+        // 6.12's wake_affine_idle() takes this_cpu's waker to be alone when
+        // nr_running minus the delayed-dequeue tasks (h_nr_queued -
+        // h_nr_runnable) is 1; 6.1 (and the reference) when nr_running is.
+        // Only a sync wake-up reaches that test, past an idle this_cpu that
+        // shares the cache.
+        EquivResult d = prove_equivalence(*find_variant("wakeaffine/v6.1"), "linux-6.12", a, 20000);
+        REQUIRE(d.verdict == EquivVerdict::DIFFERENT);
+        CHECK(d.function == "wake_affine_idle");
+        REQUIRE(d.differences.size() == 2);
+        CHECK(d.differences[1].function == "wake_affine");
+        CHECK(input(d, "sync") == 1);
+        std::uint32_t nr = static_cast<std::uint32_t>(input(d, "this_rq.nr_running"));
+        std::uint32_t delayed = static_cast<std::uint32_t>(input(d, "this_rq.cfs.h_nr_queued") -
+                                                           input(d, "this_rq.cfs.h_nr_runnable"));
+        CHECK(!(input(d, "this_idle") == 1 && input(d, "cpus_share_cache") == 1));
+        CHECK((nr == 1) != (nr - delayed == 1u));
+        // The side whose waker is alone answers this_cpu (0); the other
+        // goes on to prev_cpu (1) if it is idle, else no preference (64).
+        const std::uint64_t other = input(d, "prev_idle") == 1 ? 1 : 64;
+        auto [ref, orc] = output(d, "target");
+        CHECK(ref == (nr == 1 ? 0 : other));
+        CHECK(orc == (nr == 1 ? other : 0));
+    }
+}
+
+TEST_CASE("equiv kernel: the wakeaffine variants before 6.x have no function the kernels hold", "[equiv][wakeaffine]") {
+    if (!kernels_available())
+        return;
+    for (const char *v : {"wakeaffine/v2.6.37", "wakeaffine/v3.13"}) {
+        INFO(v);
+        CHECK_THROWS_WITH(prove_equivalence(*find_variant(v), "linux-6.1", Arch::lp64, 20000),
+                          Catch::Contains("effective_load()"));
+    }
+}

@@ -127,6 +127,10 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
     fs::copy_file(tree() / "kernel/sched/fair.c", tmp / "a/kernel/sched/fair.c");
     fs::copy_file(tree() / "kernel/sched/fair.c", tmp / "b/kernel/sched/fair.c");
     REQUIRE(shell("sed -i 's/\\* 253) \\/ 256/* 254) \\/ 256/' " + (tmp / "b/kernel/sched/fair.c").string()).code == 0);
+    // And a sync wake-up's tie-break in wake_affine_weight() adds 2 to the
+    // previous CPU's effective load instead of 1 (its only "+= 1;").
+    REQUIRE(shell("sed -i 's/prev_eff_load += 1;/prev_eff_load += 2;/' " + (tmp / "b/kernel/sched/fair.c").string())
+                .code == 0);
     shell("cd " + tmp.string() + " && diff -ru a b > review.patch");
     fs::path out = fresh_dir("patch-out");
     Run r = build("--kernel " + tree().string() + " --patch " + (tmp / "review.patch").string() + " --name review --out " +
@@ -192,6 +196,45 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
     CHECK(ij["inputs"]["cost"].get<std::uint64_t>() <= mx);
     CHECK(ij["outputs"]["sd.max_newidle_lb_cost"]["reference"].get<std::uint64_t>() == mx * 253 / 256);
     CHECK(ij["outputs"]["sd.max_newidle_lb_cost"]["oracle"].get<std::uint64_t>() == mx * 254 / 256);
+
+    // wake_affine: equal before the patch; after it a sync wake-up pulls
+    // when this < prev + 2 instead of this < prev + 1.  The effective loads
+    // are recomputed here from the 6.1 formula in lp64's wrapping u64
+    // (cpu_load() and the task loads are unsigned long, so every s64 op
+    // with them is done in u64), compared as s64.  The answers part at a
+    // tie, this == prev + 1, or where prev + 2 wraps past INT64_MAX while
+    // prev + 1 does not (undefined in C, a wrap on the machine): the solver
+    // may give either.
+    Run wa_pre = shell(std::string(SCHEDCHECK_BIN) + " equiv --variant wakeaffine/v6.1 --oracle review-pre " +
+                       "--oracle-dir " + out.string() + " --arch lp64");
+    INFO(wa_pre.out);
+    CHECK(wa_pre.code == 0);
+    CHECK(wa_pre.out.find("EQUIVALENT") != std::string::npos);
+    Run wa_post = shell(std::string(SCHEDCHECK_BIN) + " equiv --variant wakeaffine/v6.1 --oracle review-post " +
+                        "--oracle-dir " + out.string() + " --arch lp64 --json");
+    INFO(wa_post.out);
+    REQUIRE(wa_post.code == 1);
+    auto wj = nlohmann::json::parse(wa_post.out)["results"][0]["distinguishing"];
+    CHECK(wj["function"] == "wake_affine_weight");
+    auto in = [&](const char *n) { return wj["inputs"][n].get<std::uint64_t>(); };
+    CHECK(in("sync") == 1);
+    auto h_load = [&](const std::string &t) {
+        return in((t + ".se.avg.load_avg").c_str()) * in((t + ".cfs_rq.h_load").c_str()) /
+               (in((t + ".cfs_rq.avg.load_avg").c_str()) + 1);
+    };
+    std::uint64_t cur = h_load("current"), task = h_load("p"), this_eff = in("this_rq.load_avg");
+    REQUIRE(!(cur > this_eff)); // else both pull at once, with no tie-break
+    this_eff = (this_eff - cur + task) * (in("WA_BIAS") ? 100 : 1) * in("prev_rq.cpu_capacity");
+    std::uint32_t pct = static_cast<std::uint32_t>(in("sd.imbalance_pct"));
+    std::uint64_t prev_eff = (in("prev_rq.load_avg") - task) * (in("WA_BIAS") ? 100u + (pct - 100u) / 2u : 1u) *
+                             in("this_rq.cpu_capacity");
+    auto pulls = [&](std::uint64_t add) {
+        return static_cast<std::int64_t>(this_eff) < static_cast<std::int64_t>(prev_eff + add);
+    };
+    CHECK(pulls(1) != pulls(2));
+    // this_cpu (0) when pulled, else nr_cpumask_bits (64): no preference.
+    CHECK(wj["outputs"]["target"]["reference"].get<std::uint64_t>() == (pulls(1) ? 0 : 64));
+    CHECK(wj["outputs"]["target"]["oracle"].get<std::uint64_t>() == (pulls(2) ? 0 : 64));
 
     // simulate runs a workload on both plug-ins.  A task running 1 ms of
     // every 2 ms (tests/test_simulate.cpp derives its values by hand): at
