@@ -46,7 +46,8 @@ PARSER_HARNESSES := reproducer_reader_fuzz expected_reader_fuzz patch_series_fuz
 FUZZPROPBUILD ?= build-fuzz-prop
 COVBUILD ?= build-cov
 CFLITE ?= build-cflite
-ALL_HARNESSES := cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz invariant_points_fuzz \
+ALL_HARNESSES := cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz wakeaffine_differential_fuzz \
+                 invariant_points_fuzz \
                  $(PARSER_HARNESSES)
 # The corpus directory of harness $$h: corpora/<h without _fuzz>, except
 # the property harness's corpora/cpuload.
@@ -93,17 +94,18 @@ corpus-replay: deps
 	CC=clang CXX=clang++ cmake -S . -B $(SANBUILD) -DCMAKE_BUILD_TYPE=Debug \
 	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
 	cmake --build $(SANBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz \
-	  invariant_points_fuzz $(PARSER_HARNESSES)
+	  wakeaffine_differential_fuzz invariant_points_fuzz $(PARSER_HARNESSES)
 	./$(SANBUILD)/fuzz/cpuload_property_fuzz -runs=0 corpora/cpuload
 	./$(SANBUILD)/fuzz/differential_fuzz -runs=0 corpora/differential
 	./$(SANBUILD)/fuzz/idlebal_differential_fuzz -runs=0 corpora/idlebal_differential
+	./$(SANBUILD)/fuzz/wakeaffine_differential_fuzz -runs=0 corpora/wakeaffine_differential
 	./$(SANBUILD)/fuzz/invariant_points_fuzz -runs=0 corpora/invariant_points >$(SANBUILD)/replay-invariant_points.log 2>&1 \
 	  || { tail -40 $(SANBUILD)/replay-invariant_points.log; exit 1; }
 	@for h in $(PARSER_HARNESSES); do \
 	  ./$(SANBUILD)/fuzz/$$h -runs=0 corpora/$${h%_fuzz} >$(SANBUILD)/replay-$$h.log 2>&1 \
 	    || { tail -40 $(SANBUILD)/replay-$$h.log; exit 1; }; \
 	done
-	@echo "corpus replay: all inputs of corpora/cpuload, corpora/differential, corpora/idlebal_differential, corpora/invariant_points and the parser corpora passed under ASan+UBSan"
+	@echo "corpus replay: all inputs of corpora/cpuload, corpora/differential, corpora/idlebal_differential, corpora/wakeaffine_differential, corpora/invariant_points and the parser corpora passed under ASan+UBSan"
 	@# A bounded smoke run of each harness (mutations, not only the corpus);
 	@# a failure shows the harness's report and fails the target.
 	@# On a scratch copy: libFuzzer adds what it finds to its first corpus
@@ -123,17 +125,26 @@ corpus-replay: deps
 	  $(SANBUILD)/smoke-idlebal >$(SANBUILD)/smoke-idlebal.log 2>&1 \
 	  || { tail -40 $(SANBUILD)/smoke-idlebal.log; exit 1; }
 	@tail -1 $(SANBUILD)/smoke-idlebal.log
+	mkdir -p $(SANBUILD)/smoke-wakeaffine && cp -n corpora/wakeaffine_differential/* $(SANBUILD)/smoke-wakeaffine/
+	./$(SANBUILD)/fuzz/wakeaffine_differential_fuzz -runs=100000 -seed=1 -artifact_prefix=$(SANBUILD)/ \
+	  $(SANBUILD)/smoke-wakeaffine >$(SANBUILD)/smoke-wakeaffine.log 2>&1 \
+	  || { tail -40 $(SANBUILD)/smoke-wakeaffine.log; exit 1; }
+	@tail -1 $(SANBUILD)/smoke-wakeaffine.log
 
 fuzz: deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Release \
 	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
-	cmake --build $(FUZZBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz
+	cmake --build $(FUZZBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz \
+	  wakeaffine_differential_fuzz
 	mkdir -p $(FUZZBUILD)/corpus-differential && cp -n corpora/differential/* $(FUZZBUILD)/corpus-differential/
 	SCHEDCHECK_REPRO_DIR=corpora/differential ./$(FUZZBUILD)/fuzz/differential_fuzz -max_total_time=$(FUZZ_SECONDS) \
 	  $(FUZZBUILD)/corpus-differential corpora/differential
 	mkdir -p $(FUZZBUILD)/corpus-idlebal && cp -n corpora/idlebal_differential/* $(FUZZBUILD)/corpus-idlebal/
 	SCHEDCHECK_REPRO_DIR=corpora/idlebal_differential ./$(FUZZBUILD)/fuzz/idlebal_differential_fuzz \
 	  -max_total_time=$(FUZZ_SECONDS) $(FUZZBUILD)/corpus-idlebal corpora/idlebal_differential
+	mkdir -p $(FUZZBUILD)/corpus-wakeaffine && cp -n corpora/wakeaffine_differential/* $(FUZZBUILD)/corpus-wakeaffine/
+	SCHEDCHECK_REPRO_DIR=corpora/wakeaffine_differential ./$(FUZZBUILD)/fuzz/wakeaffine_differential_fuzz \
+	  -max_total_time=$(FUZZ_SECONDS) $(FUZZBUILD)/corpus-wakeaffine corpora/wakeaffine_differential
 	$(MAKE) --no-print-directory fuzz-prop-build
 	mkdir -p $(FUZZBUILD)/corpus && cp -n corpora/cpuload/* $(FUZZBUILD)/corpus/ 2>/dev/null || true
 	./$(FUZZPROPBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(FUZZ_SECONDS) \
@@ -268,6 +279,7 @@ equiv: build
 	./$(BUILD)/schedcheck equiv --variant utilest/v6.12 --oracle linux-6.12
 	./$(BUILD)/schedcheck equiv --variant idlebal/v6.1 --oracle linux-6.1
 	./$(BUILD)/schedcheck equiv --variant idlebal/v6.12 --oracle linux-6.12
+	./$(BUILD)/schedcheck equiv --variant wakeaffine/v6.1 --oracle linux-6.1
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -21,6 +21,7 @@ HARNESSES=(
   "cpuload_property_fuzz  cpuload_property   cpuload            cpuload.dict            4096"
   "differential_fuzz      differential       differential       -                       4096"
   "idlebal_differential_fuzz idlebal_differential idlebal_differential - 4096"
+  "wakeaffine_differential_fuzz wakeaffine_differential wakeaffine_differential - 4096"
   "invariant_points_fuzz  invariant_points   invariant_points   -                       4096"
   "reproducer_reader_fuzz reproducer_reader  reproducer_reader  reproducer_reader.dict  16384"
   "expected_reader_fuzz   expected_reader    expected_reader    -                       16384"

@@ -101,9 +101,13 @@ std::vector<const Variant *> reference_of(const std::string &version) {
         return version.rfind(s, 0) == 0 && (version.size() == s.size() || !std::isdigit(static_cast<unsigned char>(version[s.size()])));
     };
     if (starts("6.1"))
-        return {find_variant("pelt/v6.1"), find_variant("utilest/v6.1"), find_variant("idlebal/v6.1")};
+        return {find_variant("pelt/v6.1"), find_variant("utilest/v6.1"), find_variant("idlebal/v6.1"),
+                find_variant("wakeaffine/v6.1")};
     if (starts("6.12"))
-        return {find_variant("pelt/v6.12"), find_variant("utilest/v6.12"), find_variant("idlebal/v6.12")};
+        // No reference models 6.12's delayed dequeue in wake_affine_idle():
+        // that function differs before and after, and is said so.
+        return {find_variant("pelt/v6.12"), find_variant("utilest/v6.12"), find_variant("idlebal/v6.12"),
+                find_variant("wakeaffine/v6.1")};
     return {};
 }
 
@@ -276,11 +280,12 @@ int cmd_review(const ReviewArgs &a) {
                 ep = prove_equivalence(*ref, bpre.name, Arch::lp64, a.timeout_ms, odir);
                 eq = prove_equivalence(*ref, bpost.name, Arch::lp64, a.timeout_ms, odir);
             } catch (const input_error &e) {
-                // An optional part (the newidle cost helpers) that an image
-                // lacks: said, not fatal.
-                if (ref->family != "idlebal")
+                // An optional part (the newidle cost helpers, the wake-up
+                // placement) that an image lacks: said, not fatal.
+                if (ref->family != "idlebal" && ref->family != "wakeaffine")
                     throw;
-                fn_notes.push_back(std::string("idle-balance functions not compared: ") + e.what());
+                fn_notes.push_back(std::string(ref->family == "idlebal" ? "idle-balance" : "wake_affine") +
+                                   " functions not compared: " + e.what());
                 continue;
             }
             sys::check_interrupt();
@@ -299,11 +304,18 @@ int cmd_review(const ReviewArgs &a) {
                 else
                     fn_changes.push_back({d.function, d});
             }
+            // Differs before, equals the reference after: the post-image
+            // answers as the reference does on the pre-image's
+            // distinguishing input, so that input shows the change with
+            // before = the pre-image's output, after = the reference's.
             for (const EquivDifference &d : ep.differences)
                 if (std::none_of(eq.differences.begin(), eq.differences.end(),
-                                 [&](const EquivDifference &x) { return x.function == d.function; }))
-                    fn_notes.push_back(d.function + " differs from " + ref->id +
-                                       " before the patch and equals it after: the patch changed it");
+                                 [&](const EquivDifference &x) { return x.function == d.function; })) {
+                    EquivDifference back = d;
+                    for (auto &o : back.outputs)
+                        std::swap(o.second.first, o.second.second);
+                    fn_changes.push_back({d.function, back});
+                }
         }
         t_equiv = std::chrono::duration<double>(std::chrono::steady_clock::now() - t2).count();
     } else {

@@ -11,6 +11,7 @@
 #include "ref/idle_balance.h"
 #include "ref/pelt.h"
 #include "ref/util_est.h"
+#include "ref/wake_affine.h"
 
 namespace {
 
@@ -170,6 +171,77 @@ int bench_kernel_oracles() {
                sink = avg + sd.max_newidle_lb_cost;
            }, N));
 
+    // The wake-up placement: wake_affine() on a run of wake-ups with random
+    // loads, capacities and flags.  Both sides' inputs are laid out
+    // beforehand; the kernel's are reached through its shims' pointers.
+    {
+        constexpr std::size_t M = 1 << 12;
+        struct KW {
+            K::rq this_rq, prev_rq;
+            K::cfs_rq p_cfs, curr_cfs;
+            K::task_struct p, curr;
+            K::sched_domain sd;
+        };
+        std::vector<wakeaffine::wake_env<lp64>> ref_in(M);
+        std::vector<KW> k_in(M);
+        wakeaffine::knobs<lp64> kn{};
+        for (std::size_t i = 0; i < M; ++i) {
+            auto &e = ref_in[i];
+            auto &k = k_in[i];
+            auto cpu = [&](wakeaffine::cpu<lp64> &c, K::rq &r) {
+                c.weighted_cpuload = rng() % 100000;
+                c.nr_running = static_cast<std::uint32_t>(rng() % 4);
+                c.power = 512 + rng() % 513;
+                c.idle = rng() % 4 == 0;
+                r.cfs.avg.load_avg = c.weighted_cpuload;
+                r.nr_running = c.nr_running;
+                r.cpu_capacity = c.power;
+                r.shim_idle = c.idle;
+            };
+            auto task = [&](wakeaffine::task<lp64> &t, K::task_struct &kt, K::cfs_rq &q) {
+                t.load_avg = rng() % 1024;
+                t.cfs_h_load = rng() % 100000;
+                t.cfs_load_avg = rng() % 100000;
+                kt.se.avg.load_avg = t.load_avg;
+                q.h_load = t.cfs_h_load;
+                q.avg.load_avg = t.cfs_load_avg;
+            };
+            cpu(e.this_rq, k.this_rq);
+            cpu(e.prev_rq, k.prev_rq);
+            task(e.p, k.p, k.p_cfs);
+            task(e.curr, k.curr, k.curr_cfs);
+            e.sync = rng() % 2;
+            k.sd.imbalance_pct = kn.imbalance_pct;
+        }
+        for (auto &k : k_in) {
+            k.p.shim_cfs_rq = &k.p_cfs;
+            k.curr.shim_cfs_rq = &k.curr_cfs;
+        }
+        report("wake_affine",
+               best_ns([&] {
+                   std::uint64_t s = 0;
+                   for (int rep = 0; rep < 16; ++rep)
+                       for (const auto &e : ref_in)
+                           s += std::uint64_t(wakeaffine::wake_affine<wakeaffine::version::v6_1, lp64>(e, kn));
+                   sink = s;
+               }, 16 * M),
+               best_ns([&] {
+                   std::uint64_t s = 0;
+                   for (int rep = 0; rep < 16; ++rep)
+                       for (std::size_t i = 0; i < M; ++i) {
+                           KW &k = k_in[i];
+                           K::shim_this_rq = &k.this_rq;
+                           K::shim_prev_rq = &k.prev_rq;
+                           K::shim_current = &k.curr;
+                           s += std::uint64_t(K::wake_affine(&k.sd, &k.p, 0, 1, ref_in[i].sync ? 1 : 0));
+                       }
+                   K::shim_this_rq = K::shim_prev_rq = nullptr;
+                   K::shim_current = nullptr;
+                   sink = s;
+               }, 16 * M));
+
+    }
+
     bench_differential();
 
     // Every equivalence proof of `make equiv` together.
@@ -180,7 +252,7 @@ int bench_kernel_oracles() {
                  {"cpuload/shi-1-5", "seed000-post5"}, {"pelt/v6.1", "linux-6.1"},
                  {"pelt/v6.12", "linux-6.12"},         {"utilest/v6.1", "linux-6.1"},
                  {"utilest/v6.12", "linux-6.12"},      {"idlebal/v6.1", "linux-6.1"},
-                 {"idlebal/v6.12", "linux-6.12"}};
+                 {"idlebal/v6.12", "linux-6.12"},      {"wakeaffine/v6.1", "linux-6.1"}};
     auto t0 = std::chrono::steady_clock::now();
     int proofs = 0, unknown = 0, equivalent = 0;
     for (const auto &p : pairs)
