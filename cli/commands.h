@@ -74,6 +74,7 @@ struct BuiltOracle {
     std::string fuzzer_note; // why not
     std::string note;        // what the source lacks and was left out (util_est), or empty
     std::string code;        // the generated code with the oracle's own names taken out
+    std::string pelt_text;   // what the pelt and utilest invariants read (oracle::PeltOracle)
 };
 struct OracleBuild {
     std::vector<BuiltOracle> built; // one, or NAME-pre and NAME-post

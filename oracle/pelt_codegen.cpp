@@ -288,6 +288,14 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
             continue;
         res.found.push_back(s.w->name);
         res.found_in.push_back(s.path);
+        // Token by token, so that a patch to a comment or to white space
+        // in these definitions does not count as a change.
+        if (s.w->part != PeltPart::idlebal && s.w->part != PeltPart::wakeaffine) {
+            res.pelt_text += s.w->name + ":";
+            for (const Token &t : tokenize(d.text))
+                res.pelt_text += " " + t.text;
+            res.pelt_text += "\n";
+        }
         if (d.kind == DefKind::macro) {
             macros.push_back(d);
         } else if (d.kind == DefKind::table) {

@@ -66,6 +66,11 @@ struct PeltOracle {
     bool has_cfs_moves = false; // the entity <-> cfs_rq moves complete and in the code
     bool has_idlebal = false;   // update_avg() and update_newidle_cost() in the code
     bool has_wakeaffine = false; // wake_affine() and the helpers it calls in the code
+    // The name and tokens of every definition in the code that the pelt and
+    // utilest invariants run on (every part but idlebal and wakeaffine), in
+    // order: two images with the same pelt_text have the same PELT and
+    // util_est functions, so those invariants' verdicts are the same.
+    std::string pelt_text;
     // One line for the user when something was left out, else empty:
     // "linux-4.14 (4.14.3): util_est left out, the oracle holds PELT only: ...".
     std::string note;

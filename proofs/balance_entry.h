@@ -17,7 +17,9 @@ namespace sc::proofs::balance_detail {
 // finish(ProofResult &).
 template <class P, class Fam> struct Entry {
     static bool applies(const Variant &v) {
-        if (v.family != Fam::name)
+        // A built-in kernel oracle joins the family when the family can run
+        // on its code (Fam::on_kernel).
+        if (v.family != Fam::name && !(v.family == "kernel" && Fam::on_kernel(v)))
             return false;
         return Fam::with(v, []<class I>() { return P::template applies<I>(); });
     }

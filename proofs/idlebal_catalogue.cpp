@@ -1,8 +1,12 @@
 // The idlebal invariants in the catalogue (seed 002), on every reference
-// variant of the family.
+// variant of the family and on the built-in kernel oracles' own
+// update_avg() and update_newidle_cost() (proofs/idlebal_kernel.h).
+#include "oracle_gen/linux_6_1.h"
+#include "oracle_gen/linux_6_12.h"
 #include "proofs/balance_entry.h"
 #include "proofs/balance_invariants.h"
 #include "proofs/idlebal_invariants.h"
+#include "proofs/idlebal_kernel.h"
 
 namespace sc::proofs {
 
@@ -24,11 +28,38 @@ template <class F> auto with_idlebal(const Variant &v, F &&f) {
         case iv::v6_12: return f.template operator()<RefIdleBal<iv::v6_12>>();
         }
     }
+#if SC_ORACLE_LINUX_6_1
+    if constexpr (oracle_gen::linux_6_1::kernel<lp64>::shim_has_idlebal)
+        if (v.id == "linux-6.1")
+            return f.template operator()<idlebal_inv::KernelIdleBal<oracle_gen::linux_6_1::kernel, iv::v6_1>>();
+#endif
+#if SC_ORACLE_LINUX_6_12
+    if constexpr (oracle_gen::linux_6_12::kernel<lp64>::shim_has_idlebal)
+        if (v.id == "linux-6.12")
+            return f.template operator()<idlebal_inv::KernelIdleBal<oracle_gen::linux_6_12::kernel, iv::v6_12>>();
+#endif
     throw input_error(v.id + " has no idle-balance functions");
+}
+
+// The built-in oracles whose trees held the family's functions.  (An
+// `oracle build` plug-in carries the pelt and utilest invariants only: its
+// ABI has no entry for this family yet.)
+bool idlebal_on_kernel(const Variant &v) {
+#if SC_ORACLE_LINUX_6_1
+    if (v.id == "linux-6.1")
+        return oracle_gen::linux_6_1::kernel<lp64>::shim_has_idlebal;
+#endif
+#if SC_ORACLE_LINUX_6_12
+    if (v.id == "linux-6.12")
+        return oracle_gen::linux_6_12::kernel<lp64>::shim_has_idlebal;
+#endif
+    (void)v;
+    return false;
 }
 
 struct IdleBalFamily {
     static constexpr const char *name = "idlebal";
+    static bool on_kernel(const Variant &v) { return idlebal_on_kernel(v); }
     template <class F> static auto with(const Variant &v, F &&f) { return with_idlebal(v, std::forward<F>(f)); }
 };
 

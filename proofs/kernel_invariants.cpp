@@ -17,9 +17,10 @@ namespace sc::proofs {
 const std::vector<Variant> &kernel_subjects() {
     static const std::vector<Variant> s = {
         {"linux-6.1", "kernel",
-         "the PELT and util_est functions extracted from Debian's linux-source-6.1 at build time", {}, 0},
+         "the PELT, util_est and newidle-cost functions extracted from Debian's linux-source-6.1 at build time", {}, 0},
         {"linux-6.12", "kernel",
-         "the PELT and util_est functions extracted from Debian's linux-source-6.12 at build time", {}, 1},
+         "the PELT, util_est and newidle-cost functions extracted from Debian's linux-source-6.12 at build time", {},
+         1},
     };
     return s;
 }

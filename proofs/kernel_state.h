@@ -104,3 +104,16 @@ template <class A, class KR> void rq_from_kernel(utilest::cfs_rq<A> &r, const KR
 }
 
 } // namespace sc::proofs
+
+namespace sc::proofs {
+
+// And back: the kernel's sched_domain cost fields into the reference's.
+template <class A, class KD> void sd_from_kernel(idlebal::sched_domain<A> &sd, const KD &k) {
+    sd.max_newidle_lb_cost = k.max_newidle_lb_cost;
+    sd.last_decay_max_lb_cost = k.last_decay_max_lb_cost;
+    sd.newidle_call = k.newidle_call;
+    sd.newidle_success = k.newidle_success;
+    sd.newidle_ratio = k.newidle_ratio;
+}
+
+} // namespace sc::proofs

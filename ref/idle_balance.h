@@ -231,6 +231,30 @@ template <version V, class A> void update_avg(typename A::u64 &avg, typename A::
         avg = avg + u64(diff / 8);
 }
 
+template <version V, class A> void update_newidle_stats(sched_domain<A> &sd, typename A::uint success);
+template <version V, class A>
+bool update_newidle_cost(sched_domain<A> &sd, typename A::u64 cost, typename A::uint success,
+                         typename A::ulong jiffies, const knobs<A> &k);
+
+// The leaf functions the walks below call (update_rq_avg_idle(),
+// idle_balance(), rebalance_domains()): by default this file's own.  A walk
+// takes another set as its last template argument; proofs/idlebal_kernel.h
+// passes an extracted kernel's update_avg() and update_newidle_cost(), so
+// that an invariant stated over the walk runs on the kernel's arithmetic.
+template <version V> struct ref_leaves {
+    template <class A> static void update_avg(typename A::u64 &avg, typename A::u64 sample) {
+        idlebal::update_avg<V, A>(avg, sample);
+    }
+    template <class A> static void update_newidle_stats(sched_domain<A> &sd, typename A::uint success) {
+        idlebal::update_newidle_stats<V, A>(sd, success);
+    }
+    template <class A>
+    static bool update_newidle_cost(sched_domain<A> &sd, typename A::u64 cost, typename A::uint success,
+                                    typename A::ulong jiffies, const knobs<A> &k) {
+        return idlebal::update_newidle_cost<V, A>(sd, cost, success, jiffies, k);
+    }
+};
+
 // sched_init() and sd_init(): a fresh runqueue and its domains at jiffies.
 template <version V, class A> void init_rq(rq<A> &r, typename A::ulong jiffies, const knobs<A> &k) {
     using u64 = typename A::u64;
@@ -264,7 +288,7 @@ template <version V, class A> void init_rq(rq<A> &r, typename A::ulong jiffies, 
 // The idle-time sample taken when a task wakes on a runqueue that was idle
 // (the idle_stamp block of ttwu_do_wakeup(), ttwu_do_activate() in 6.12;
 // later kernels call it update_rq_avg_idle()).  now is rq_clock(rq).
-template <version V, class A>
+template <version V, class A, class L = ref_leaves<V>>
 void update_rq_avg_idle(rq<A> &r, typename A::u64 now, typename A::ulong jiffies, const knobs<A> &k) {
     using u64 = typename A::u64;
     using uint = typename A::uint;
@@ -285,7 +309,7 @@ void update_rq_avg_idle(rq<A> &r, typename A::u64 now, typename A::ulong jiffies
     if constexpr (caps_after_average<V>) {
         // Average the sample in, then cap the average: one long idle period
         // moves avg_idle by an eighth of it at most.
-        update_avg<V, A>(r.avg_idle, delta);
+        L::template update_avg<A>(r.avg_idle, delta);
 
         if (r.avg_idle > max)
             r.avg_idle = max;
@@ -294,7 +318,7 @@ void update_rq_avg_idle(rq<A> &r, typename A::u64 now, typename A::ulong jiffies
         if (delta > max)
             r.avg_idle = max;
         else
-            update_avg<V, A>(r.avg_idle, delta);
+            L::template update_avg<A>(r.avg_idle, delta);
     }
 
     if constexpr (V == version::v6_1) {
@@ -367,7 +391,7 @@ bool update_newidle_cost(sched_domain<A> &sd, typename A::u64 cost, typename A::
 // Once a level's load_balance() clears continue_balancing, the walk goes on
 // only while domains are decaying (to collect their costs), and stops at
 // the first one that is not.
-template <version V, class A>
+template <version V, class A, class L = ref_leaves<V>>
 void rebalance_domains(rq<A> &r, const rebalance_env<A> &env, const knobs<A> &k) {
     using u64 = typename A::u64;
     using ulong = typename A::ulong;
@@ -386,7 +410,7 @@ void rebalance_domains(rq<A> &r, const rebalance_env<A> &env, const knobs<A> &k)
             sched_domain<A> &sd = r.sd[i];
 
             if constexpr (is_6x<V>) {
-                need_decay = update_newidle_cost<V, A>(sd, u64(0), typename A::uint(0), env.jiffies, k);
+                need_decay = L::template update_newidle_cost<A>(sd, u64(0), typename A::uint(0), env.jiffies, k);
             } else {
                 if (time_after<A>(env.jiffies, sd.next_decay_max_lb_cost)) {
                     sd.max_newidle_lb_cost = (sd.max_newidle_lb_cost * DECAY_MUL) / DECAY_DIV;
@@ -437,7 +461,7 @@ void rebalance_domains(rq<A> &r, const rebalance_env<A> &env, const knobs<A> &k)
 //   a pulled task ends the walk (and, 6.x, so does stop_after).
 // low-1-3 and 6.x finally raise rq->max_idle_balance_cost to curr_cost.
 // A pulled task clears idle_stamp: the CPU did not go idle after all.
-template <version V, class A>
+template <version V, class A, class L = ref_leaves<V>>
 newidle_result<A> idle_balance(rq<A> &r, const newidle_env<A> &env, const knobs<A> &k) {
     using u64 = typename A::u64;
     using uint = typename A::uint;
@@ -528,7 +552,7 @@ newidle_result<A> idle_balance(rq<A> &r, const newidle_env<A> &env, const knobs<
                 uint d1k = env.rng[i] % 1024;
                 weight = 1 + sd.newidle_ratio;
                 if (d1k > weight) {
-                    update_newidle_stats<V, A>(sd, uint(0));
+                    L::template update_newidle_stats<A>(sd, uint(0));
                     res.level[i] = level_outcome::dice_skip;
                     continue;
                 }
@@ -548,7 +572,7 @@ newidle_result<A> idle_balance(rq<A> &r, const newidle_env<A> &env, const knobs<
             uint success = 0;
             if (pulled_task)
                 success = weight;
-            update_newidle_cost<V, A>(sd, domain_cost, success, env.jiffies, k);
+            L::template update_newidle_cost<A>(sd, domain_cost, success, env.jiffies, k);
 
             if (pulled_task || i == env.stop_after)
                 break;

@@ -20,7 +20,10 @@
 #include <nlohmann/json.hpp>
 
 #include "proofs/expected.h"
+#include "oracle_gen/linux_6_1.h"
+#include "oracle_gen/linux_6_12.h"
 #include "proofs/idlebal_invariants.h"
+#include "proofs/idlebal_kernel.h"
 #include "proofs/kernel_invariants.h"
 #include "proofs/reproducer.h"
 #include "tests/shell.h"
@@ -170,6 +173,119 @@ TEST_CASE("idlebal.avg_idle_capped: the 6.x decay lowers the cap under avg_idle 
     in["rb.jiffies"] = 250;
     CHECK_FALSE(replay("idlebal/v6.12", "idlebal.avg_idle_capped", sc::Arch::lp64, "rebalance, nr_domains 1, stop at -", in)
                     .violated);
+}
+
+// The same hand values on the kernels' own code: the decay is the kernel's
+// update_newidle_cost(), the average the kernel's update_avg().
+TEST_CASE("idlebal on linux-6.1 and linux-6.12: the decayed cap and the rounding of update_avg (hand values)",
+          "[idlebal-invariants][kernel-invariants]") {
+    json in = {{"sysctl_sched_migration_cost", 500000}, {"avg_idle", 4000000}, {"max_idle_balance_cost", 2000000},
+               {"sd[0].max_newidle_lb_cost", 2000000}, {"sd[0].last_decay_max_lb_cost", 0}, {"rb.jiffies", 251}};
+    for (const char *k : {"linux-6.1", "linux-6.12"})
+        for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
+            INFO(k << " " << sc::arch_name(a));
+            // 2000000 * 253 / 256 = 1976562; cap 2 * 1976562 = 3953124 < 4000000.
+            auto rr = replay(k, "idlebal.avg_idle_capped", a, "rebalance, nr_domains 1, stop at -", in);
+            CHECK(rr.violated);
+            CHECK(rr.lhs == 4000000);
+            CHECK(rr.rhs == 3953124);
+            // avg 8, sample 7: "/ 8" of -1 is 0, avg_idle stays 8: a move of 0.
+            json w = {{"sysctl_sched_migration_cost", 500000}, {"max_idle_balance_cost", 500000}, {"avg_idle", 8},
+                      {"idle_stamp", 100}, {"sample", 7}};
+            CHECK_FALSE(replay(k, "idlebal.avg_idle_no_jump", a, "wakeup", w).violated);
+        }
+}
+
+namespace {
+
+// A stand-in oracle class that counts its calls and answers with marks, to
+// show that the kernel walks call the oracle's functions and keep what they
+// return (not the reference's).
+struct SpyCalls {
+    int avg = 0, stats = 0, cost = 0;
+    unsigned long hz = 0, jiffies = 0;
+};
+SpyCalls spy_calls;
+template <class A> struct Spy {
+    struct sched_domain {
+        typename A::u64 max_newidle_lb_cost{};
+        typename A::ulong last_decay_max_lb_cost{};
+        typename A::uint newidle_call{}, newidle_success{}, newidle_ratio{};
+    };
+    static inline thread_local const typename A::ulong *shim_jiffies = nullptr;
+    static inline thread_local int shim_HZ = 250;
+    static void update_avg(typename A::u64 *avg, typename A::u64) {
+        ++spy_calls.avg;
+        *avg = 4242;
+    }
+    static void update_newidle_stats(sched_domain *sd, typename A::uint) {
+        ++spy_calls.stats;
+        sd->newidle_ratio = 77;
+    }
+    static bool update_newidle_cost(sched_domain *sd, typename A::u64 cost, typename A::uint) {
+        ++spy_calls.cost;
+        spy_calls.hz = static_cast<unsigned long>(shim_HZ);
+        spy_calls.jiffies = static_cast<unsigned long>(*shim_jiffies);
+        sd->max_newidle_lb_cost = cost + 1;
+        return true;
+    }
+};
+
+} // namespace
+
+TEST_CASE("idlebal on a kernel: the walks call the oracle's functions and keep their results",
+          "[idlebal-invariants][kernel-invariants]") {
+    using KI = sc::proofs::idlebal_inv::KernelIdleBal<Spy, ib::version::v6_12>::on<sc::lp64>;
+    ib::knobs<sc::lp64> kn;
+    kn.HZ = 1000;
+    kn.NI_RANDOM = true;
+    ib::rq<sc::lp64> r = ib::fresh_rq<ib::version::v6_12, sc::lp64>(1, 0, kn);
+    r.idle_stamp = 10;
+    r.avg_idle = 100;
+    r.max_idle_balance_cost = 1u << 20;
+    KI::update_rq_avg_idle(r, 20, 5, kn);
+    CHECK(spy_calls.avg == 1);
+    CHECK(r.avg_idle == 4242); // the spy's mark, under the cap 2 * 2^20
+
+    ib::rebalance_env<sc::lp64> rb;
+    rb.jiffies = 9;
+    KI::rebalance_domains(r, rb, kn);
+    CHECK(spy_calls.cost == 1);
+    CHECK(spy_calls.hz == 1000);
+    CHECK(spy_calls.jiffies == 9);
+    CHECK(r.sd[0].max_newidle_lb_cost == 1); // cost 0 + 1
+    // The spy said "decayed": the rq cost is max(sysctl 500000, 1).
+    CHECK(r.max_idle_balance_cost == 500000);
+
+    // A dice skip (rng 1023 > 1 + ratio 512) goes through the oracle's stats.
+    ib::newidle_env<sc::lp64> ni;
+    ni.now = 1000;
+    ni.rng[0] = 1023;
+    r.avg_idle = 1u << 30;
+    KI::idle_balance(r, ni, kn);
+    CHECK(spy_calls.stats == 1);
+    CHECK(r.sd[0].newidle_ratio == 77);
+}
+
+// The real oracles, concretely: 6.x's "/ 8" rounds a falling average towards
+// zero (avg 15, sample 0: 15 - 15/8 = 14, where ">> 3" would give 13).
+TEST_CASE("idlebal on a kernel: the oracle's update_avg rounds towards zero (hand values)",
+          "[idlebal-invariants][kernel-invariants]") {
+    auto check = [](auto tag) {
+        using KI = typename decltype(tag)::template on<sc::lp64>;
+        ib::knobs<sc::lp64> kn;
+        ib::rq<sc::lp64> r = ib::fresh_rq<ib::version::v6_1, sc::lp64>(1, 0, kn);
+        r.avg_idle = 15;
+        r.idle_stamp = 100;
+        KI::update_rq_avg_idle(r, 100, 0, kn); // a sample of 0 ns
+        CHECK(r.avg_idle == 14);
+    };
+#if SC_ORACLE_LINUX_6_1
+    check(sc::proofs::idlebal_inv::KernelIdleBal<sc::oracle_gen::linux_6_1::kernel, ib::version::v6_1>{});
+#endif
+#if SC_ORACLE_LINUX_6_12
+    check(sc::proofs::idlebal_inv::KernelIdleBal<sc::oracle_gen::linux_6_12::kernel, ib::version::v6_12>{});
+#endif
 }
 
 TEST_CASE("idlebal.recovers: low-1-2 never forgets a cost; low-1-3 and 6.x within the reported time",

@@ -306,7 +306,8 @@ TEST_CASE("review --fuzz-seconds: a patch that only rewords a comment in a model
         return;
     }
     // The code the oracles are built from changes (the comment is kept in
-    // it), so the review proves and fuzzes; nothing may differ.
+    // it), so the review compares and fuzzes; nothing may differ.  The
+    // definitions' tokens are the same, so no invariant is proved again.
     Scratch s("comment");
     make_patches(s.dir, "kernel/sched/pelt.c", "s|A period is 1024us (~1ms)|one period: 1024 us|");
     Run r = review({"--patch", (s.dir / "forward.patch").string(), "--kernel", tree().string(), "--json",
@@ -318,8 +319,32 @@ TEST_CASE("review --fuzz-seconds: a patch that only rewords a comment in a model
     CHECK(j["regressions"] == 0);
     CHECK(j["fixes"] == 0);
     CHECK(j["functions"].empty());
+    CHECK(j["pelt_util_est_unchanged"] == true);
+    CHECK(j["changes"].empty());
     REQUIRE(j.contains("fuzz"));
     CHECK(j["fuzz"]["seed"] == 7);
     CHECK(j["fuzz"]["lives"].get<std::uint64_t>() > 100);
     CHECK(!j["fuzz"].contains("difference"));
+}
+
+TEST_CASE("review: a patch to wake_affine_idle() alone lists the function and proves nothing again", "[review]") {
+    if (!fs::exists(tarball)) {
+        WARN("no " << tarball << ": skipped");
+        return;
+    }
+    Scratch s("idlechoice");
+    make_patches(s.dir, "kernel/sched/fair.c",
+                 "s/available_idle_cpu(prev_cpu) ? prev_cpu : this_cpu/available_idle_cpu(prev_cpu) ? this_cpu : "
+                 "prev_cpu/");
+    Run r = review({"--patch", (s.dir / "forward.patch").string(), "--kernel", tree().string(), "--json"});
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["modelled_change"] == true);
+    // No PELT or util_est definition changed: nothing to prove again.
+    CHECK(j["pelt_util_est_unchanged"] == true);
+    CHECK(j["changes"].empty());
+    CHECK(j["not_proved"].empty());
+    CHECK(j["seconds"]["prove"].get<double>() < 1.0);
+    check_idle_choice_swapped(r.out, true);
 }
