@@ -161,30 +161,37 @@ std::vector<Job> select_jobs(const ProveArgs &a) {
     }
     std::vector<Job> jobs;
     const bool unfiltered = a.families.empty() && a.variants.empty() && a.oracles.empty();
+    // --oracle names the subjects: then --family picks the invariants run on
+    // them, and no variant comes along unless --variant names it.
+    const bool oracles_named = !a.oracles.empty();
     for (const Variant &v : variants()) {
         bool by_family = std::find(a.families.begin(), a.families.end(), v.family) != a.families.end();
         bool by_variant = std::find(a.variants.begin(), a.variants.end(), v.id) != a.variants.end();
-        if (!unfiltered && !by_family && !by_variant)
+        if (!unfiltered && !(by_family && !oracles_named) && !by_variant)
             continue;
         for (const InvariantInfo &i : invariants())
             if (picked(a.invariants, i.id) && i.applies(v))
                 for (Arch ar : arches)
                     jobs.push_back({&v, &i, ar});
     }
-    // The kernel's own code: named by --oracle, or taken along with the
-    // families whose invariants run on it (then only those invariants).
+    // The kernel's own code: named by --oracle (then --family, if given,
+    // picks its invariants), or, when no oracle is named, taken along with
+    // the families whose invariants run on it (then only those invariants).
+    auto of_family = [&](const InvariantInfo &i) {
+        return std::find(a.families.begin(), a.families.end(), i.family) != a.families.end();
+    };
     for (const Variant &k : kernel_subjects()) {
         bool named = std::find(a.oracles.begin(), a.oracles.end(), k.id) != a.oracles.end();
         for (const InvariantInfo &i : invariants()) {
-            bool by_family = std::find(a.families.begin(), a.families.end(), i.family) != a.families.end();
-            if ((unfiltered || named || by_family) && picked(a.invariants, i.id) && i.applies(k))
+            bool take = unfiltered || (named ? a.families.empty() || of_family(i) : !oracles_named && of_family(i));
+            if (take && picked(a.invariants, i.id) && i.applies(k))
                 for (Arch ar : arches)
                     jobs.push_back({&k, &i, ar});
         }
     }
     for (const Variant *k : plugin_subjects)
         for (const InvariantInfo &i : invariants())
-            if (picked(a.invariants, i.id) && i.applies(*k))
+            if ((a.families.empty() || of_family(i)) && picked(a.invariants, i.id) && i.applies(*k))
                 for (Arch ar : arches)
                     jobs.push_back({k, &i, ar});
     if (jobs.empty()) {

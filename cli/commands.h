@@ -5,6 +5,7 @@
 //   2 bad usage or input
 //   3 internal error
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -74,7 +75,9 @@ struct BuiltOracle {
     std::string fuzzer_note; // why not
     std::string note;        // what the source lacks and was left out (util_est), or empty
     std::string code;        // the generated code with the oracle's own names taken out
-    std::string pelt_text;   // what the pelt and utilest invariants read (oracle::PeltOracle)
+    // What the pelt and the utilest invariants read, by family
+    // (oracle::PeltOracle::pelt_reads, utilest_reads).
+    std::map<std::string, std::string> reads;
 };
 struct OracleBuild {
     std::vector<BuiltOracle> built; // one, or NAME-pre and NAME-post

@@ -147,7 +147,7 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
         body = std::move(g.code);
         b.found = std::move(g.found);
         b.note = std::move(g.note);
-        b.pelt_text = std::move(g.pelt_text);
+        b.reads = {{"pelt", std::move(g.pelt_reads)}, {"utilest", std::move(g.utilest_reads)}};
         // The code with this oracle's names taken out, to tell whether two
         // images differ in anything modelled.
         oracle::KernelOracleSpec neutral = spec;

@@ -5,8 +5,8 @@
 //     private directory, removed at the end.
 //  2. Every pelt and utilest invariant that applies is proved on both, in
 //     both data models (the plug-ins run the invariant texts of
-//     proofs/kernel_entries.h on their own code), unless the patch leaves
-//     every definition they read as it was.
+//     proofs/kernel_entries.h on their own code), except a family whose
+//     definitions the patch leaves as they were.
 //  3. A verdict that changed is a regression (PROVED before, COUNTEREXAMPLE
 //     or a broken induction step after) or a fix (the reverse); a regression's
 //     counterexample is replayed on both images.
@@ -202,14 +202,23 @@ int cmd_review(const ReviewArgs &a) {
     std::vector<Job> jobs;
     std::vector<const InvariantInfo *> invs;
     std::vector<std::string> not_run;
-    // A patch that leaves every PELT and util_est definition as it was (it
-    // changes only the idle-balance or wake_affine part): both images run
-    // the same code under those invariants, so no verdict can change and
-    // none is proved again.
-    const bool same_pelt = bpre.pelt_text == bpost.pelt_text;
-    doc["pelt_util_est_unchanged"] = same_pelt;
+    // A family whose definitions (and all they use) the patch leaves as
+    // they were, token for token: both images run the same code under its
+    // invariants, so no verdict can change and none is proved again.  (A
+    // patch to util_est alone proves only the utilest invariants; one to
+    // wake_affine() alone proves none.)
+    std::vector<std::string> unchanged;
+    for (const char *fam : {"pelt", "utilest"}) {
+        auto p = bpre.reads.find(fam), q = bpost.reads.find(fam);
+        if (p != bpre.reads.end() && q != bpost.reads.end() && p->second == q->second)
+            unchanged.push_back(fam);
+    }
+    doc["unchanged_families"] = unchanged;
+    auto is_unchanged = [&](const std::string &fam) {
+        return std::find(unchanged.begin(), unchanged.end(), fam) != unchanged.end();
+    };
     for (const InvariantInfo &i : invariants()) {
-        if (same_pelt || (i.family != "pelt" && i.family != "utilest"))
+        if ((i.family != "pelt" && i.family != "utilest") || is_unchanged(i.family))
             continue;
         bool on_pre = i.applies(pre), on_post = i.applies(post);
         if (!on_pre && !on_post)
@@ -346,10 +355,11 @@ int cmd_review(const ReviewArgs &a) {
         nfix += c.kind == "fix";
     }
     text += "\n";
-    if (same_pelt)
-        line("The PELT and util_est definitions are the same in both images: no pelt or utilest invariant can "
-             "change, and none was proved again.");
-    else
+    for (const std::string &fam : unchanged)
+        line(fmt::format("The {} definitions, and all they use, are the same in both images: no {} invariant can "
+                         "change, and none was proved again.",
+                         fam == "pelt" ? "PELT" : "util_est", fam));
+    if (unchanged.size() < 2)
         line(fmt::format("{} invariant proofs on each image ({} invariants x ilp32, lp64): {} regression(s), {} "
                          "fix(es), {} other change(s).",
                          jobs.size() / 2, invs.size(), nreg, nfix, changes.size() - nreg - nfix));

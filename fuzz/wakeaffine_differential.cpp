@@ -36,6 +36,7 @@
 #include "fuzz/harness_io.h"
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
+#include "proofs/kernel_state.h"
 #include "ref/kernel.h"
 #include "ref/wake_affine.h"
 
@@ -137,47 +138,22 @@ struct Decision {
     std::abort();
 }
 
-template <template <class> class KT, class A> Decision decide_kernel(const Input &in, const wa::wake_env<A> &e) {
+// The kernel's decision on the same wake-up (its view set up by
+// proofs/kernel_state.h), with no delayed-dequeue task on this_cpu.
+template <template <class> class KT, class A>
+Decision decide_kernel(const wa::wake_env<A> &e, const wa::knobs<A> &kn) {
     using K = KT<A>;
     using sint = typename A::sint;
-    typename K::rq this_rq{}, prev_rq{};
-    typename K::cfs_rq p_cfs{}, curr_cfs{};
-    typename K::task_struct p{}, curr{};
-    typename K::sched_domain sd{};
-    auto cpu = [](typename K::rq &r, const wa::cpu<A> &c) {
-        r.cfs.avg.load_avg = c.weighted_cpuload;
-        r.nr_running = c.nr_running;
-        r.cpu_capacity = c.power;
-        r.shim_idle = c.idle;
-        r.cfs.h_nr_queued = r.cfs.h_nr_runnable = c.nr_running; // no delayed task
-    };
-    auto task = [](typename K::task_struct &t, typename K::cfs_rq &q, const wa::task<A> &x) {
-        t.se.avg.load_avg = x.load_avg;
-        q.h_load = x.cfs_h_load;
-        q.avg.load_avg = x.cfs_load_avg;
-        t.shim_cfs_rq = &q;
-    };
-    cpu(this_rq, e.this_rq);
-    cpu(prev_rq, e.prev_rq);
-    task(p, p_cfs, e.p);
-    task(curr, curr_cfs, e.curr);
-    sd.imbalance_pct = typename A::uint(in.imbalance_pct);
-    K::shim_this_cpu = e.this_cpu;
-    K::shim_this_rq = &this_rq;
-    K::shim_prev_rq = &prev_rq;
-    K::shim_current = &curr;
-    K::shim_share_cache = in.share;
-    K::shim_nr_cpumask_bits = e.nr_cpumask_bits;
-    K::shim_feat_WA_IDLE = in.wa_idle;
-    K::shim_feat_WA_WEIGHT = in.wa_weight;
-    K::shim_feat_WA_BIAS = in.wa_bias;
+    sc::proofs::wa_input<A> w{};
+    w.e = e;
+    w.k = kn;
+    w.h_nr_queued = w.h_nr_runnable = e.this_rq.nr_running;
+    sc::proofs::wa_kernel<K, A> k(w);
     Decision d{};
-    int t = int(K::wake_affine(&sd, &p, sint(e.this_cpu), sint(e.prev_cpu), sint(in.sync ? 1 : 0)));
+    int t = int(K::wake_affine(&k.sd, &k.p, sint(e.this_cpu), sint(e.prev_cpu), sint(e.sync ? 1 : 0)));
     d.target = t == e.this_cpu ? 0 : 1;
-    d.h_load_p = std::uint64_t(K::task_h_load(&p));
-    d.h_load_curr = std::uint64_t(K::task_h_load(&curr));
-    K::shim_this_rq = K::shim_prev_rq = nullptr;
-    K::shim_current = nullptr;
+    d.h_load_p = std::uint64_t(K::task_h_load(&k.p));
+    d.h_load_curr = std::uint64_t(K::task_h_load(&k.curr));
     return d;
 }
 
@@ -221,7 +197,7 @@ template <template <class> class KT, class A> int run(const Input &in0, const st
             r.prev_eff = std::uint64_t(tr.prev_eff_load);
             r.h_load_p = std::uint64_t(wa::task_h_load<wa::version::v6_1, A>(e.p));
             r.h_load_curr = std::uint64_t(wa::task_h_load<wa::version::v6_1, A>(e.curr));
-            Decision kd = decide_kernel<KT, A>(now, e);
+            Decision kd = decide_kernel<KT, A>(e, k);
             if (r.target != kd.target || r.h_load_p != kd.h_load_p || r.h_load_curr != kd.h_load_curr)
                 report(in0, step, now, r, kd, data, size);
         };

@@ -1,5 +1,6 @@
 #include "oracle/pelt_codegen.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -210,6 +211,44 @@ std::string lacks_message(const KernelOracleSpec &spec, const std::vector<std::s
            " (renamed, removed, or no longer a whole definition)";
 }
 
+// The definitions of the code that the invariants over parts `roots` read:
+// those parts' definitions and, transitively, every definition of the code
+// that one of them names.  As "name: tokens" lines in the code's order,
+// token by token, so that a change to a comment or to white space is no
+// change.  Two images with the same text run the same code under those
+// invariants (the rest of the oracle is fixed shim code).
+std::string reads_of(const std::vector<const Search *> &in_code, std::initializer_list<PeltPart> roots) {
+    std::map<std::string, std::vector<Token>> tokens;
+    for (const Search *s : in_code)
+        tokens[s->w->name] = tokenize(s->def->text);
+    std::set<std::string> read;
+    std::vector<std::string> todo;
+    for (const Search *s : in_code)
+        if (std::find(roots.begin(), roots.end(), s->w->part) != roots.end() && read.insert(s->w->name).second)
+            todo.push_back(s->w->name);
+    while (!todo.empty()) {
+        const std::string n = todo.back();
+        todo.pop_back();
+        for (const Token &t : tokens[n]) {
+            if (t.kind != TokKind::identifier && t.kind != TokKind::directive)
+                continue;
+            // A directive (#define X ...) is one token: look for names in it.
+            for (const Token &u : t.kind == TokKind::directive ? tokenize(t.text.substr(1)) : std::vector<Token>{t})
+                if (u.kind == TokKind::identifier && tokens.count(u.text) && read.insert(u.text).second)
+                    todo.push_back(u.text);
+        }
+    }
+    std::string out;
+    for (const Search *s : in_code)
+        if (read.count(s->w->name)) {
+            out += s->w->name + ":";
+            for (const Token &t : tokens[s->w->name])
+                out += " " + t.text;
+            out += "\n";
+        }
+    return out;
+}
+
 } // namespace
 
 PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, const std::string &origin) {
@@ -269,6 +308,7 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
         res.note = from + ": util_est left out, the oracle holds PELT only; " +
                    (partial ? "not whole in the hunks: " + join(names_ue) : "the source lacks: " + join(lacking_ue, "; "));
 
+    std::vector<const Search *> in_code; // the definitions in the code, in order
     std::vector<Definition> macros, functions;
     std::string table;
     std::set<std::string> hooks;
@@ -288,14 +328,7 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
             continue;
         res.found.push_back(s.w->name);
         res.found_in.push_back(s.path);
-        // Token by token, so that a patch to a comment or to white space
-        // in these definitions does not count as a change.
-        if (s.w->part != PeltPart::idlebal && s.w->part != PeltPart::wakeaffine) {
-            res.pelt_text += s.w->name + ":";
-            for (const Token &t : tokenize(d.text))
-                res.pelt_text += " " + t.text;
-            res.pelt_text += "\n";
-        }
+        in_code.push_back(&s);
         if (d.kind == DefKind::macro) {
             macros.push_back(d);
         } else if (d.kind == DefKind::table) {
@@ -311,6 +344,8 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
                                 " is not a function, table or macro any more");
         }
     }
+    res.pelt_reads = reads_of(in_code, {PeltPart::pelt, PeltPart::cfs_moves});
+    res.utilest_reads = reads_of(in_code, {PeltPart::util_est});
     std::vector<std::string> left_out;
     for (const Search &s : found_defs)
         if (left_out_part(s))

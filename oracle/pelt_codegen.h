@@ -66,11 +66,12 @@ struct PeltOracle {
     bool has_cfs_moves = false; // the entity <-> cfs_rq moves complete and in the code
     bool has_idlebal = false;   // update_avg() and update_newidle_cost() in the code
     bool has_wakeaffine = false; // wake_affine() and the helpers it calls in the code
-    // The name and tokens of every definition in the code that the pelt and
-    // utilest invariants run on (every part but idlebal and wakeaffine), in
-    // order: two images with the same pelt_text have the same PELT and
-    // util_est functions, so those invariants' verdicts are the same.
-    std::string pelt_text;
+    // What the pelt invariants read (the PELT and cfs_rq-move definitions)
+    // and what the utilest invariants read (the util_est definitions), each
+    // with every definition of the code they name, transitively, token by
+    // token: two images with the same pelt_reads have the same code under
+    // the pelt invariants, so the same verdicts (and so for util_est).
+    std::string pelt_reads, utilest_reads;
     // One line for the user when something was left out, else empty:
     // "linux-4.14 (4.14.3): util_est left out, the oracle holds PELT only: ...".
     std::string note;

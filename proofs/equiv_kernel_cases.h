@@ -408,16 +408,8 @@ std::vector<EquivCase<S, C>> idlebal_cases(EquivResult &res) {
 // ---- wakeaffine ---------------------------------------------------------
 
 // A wake-up with every load, capacity, count and the domain's
-// imbalance_pct symbolic; the booleans come from the case.  delayed is the
-// kernel-only part: 6.12 counts this_cpu's delayed-dequeue tasks
-// (h_nr_queued - h_nr_runnable) out of nr_running, which no reference
-// variant models.
-template <class A> struct wa_input {
-    wakeaffine::wake_env<A> e;
-    wakeaffine::knobs<A> k;
-    typename A::uint h_nr_queued{}, h_nr_runnable{};
-};
-
+// imbalance_pct symbolic; the booleans come from the case (wa_input and
+// wa_kernel: proofs/kernel_state.h).
 template <class A, class In>
 wa_input<A> declare_wa(In &in, bool this_idle, bool prev_idle, bool sync) {
     using uint = typename A::uint;
@@ -447,52 +439,6 @@ wa_input<A> declare_wa(In &in, bool this_idle, bool prev_idle, bool sync) {
     w.e.sync = sync;
     return w;
 }
-
-// The kernel's view of one wake-up, and its shims pointed at it for the
-// life of the object.
-template <class KA, class A> struct wa_kernel {
-    typename KA::rq this_rq, prev_rq;
-    typename KA::cfs_rq p_cfs, curr_cfs;
-    typename KA::task_struct p, curr;
-    typename KA::sched_domain sd;
-
-    explicit wa_kernel(const wa_input<A> &w) {
-        auto cpu = [](typename KA::rq &r, const wakeaffine::cpu<A> &c) {
-            r.cfs.avg.load_avg = c.weighted_cpuload;
-            r.nr_running = c.nr_running;
-            r.cpu_capacity = c.power;
-            r.shim_idle = c.idle;
-        };
-        auto task = [](typename KA::task_struct &t, typename KA::cfs_rq &q, const wakeaffine::task<A> &r) {
-            t.se.avg.load_avg = r.load_avg;
-            q.h_load = r.cfs_h_load;
-            q.avg.load_avg = r.cfs_load_avg;
-            t.shim_cfs_rq = &q;
-        };
-        cpu(this_rq, w.e.this_rq);
-        cpu(prev_rq, w.e.prev_rq);
-        this_rq.cfs.h_nr_queued = w.h_nr_queued;
-        this_rq.cfs.h_nr_runnable = w.h_nr_runnable;
-        task(p, p_cfs, w.e.p);
-        task(curr, curr_cfs, w.e.curr);
-        sd.imbalance_pct = w.k.imbalance_pct;
-        KA::shim_this_cpu = w.e.this_cpu;
-        KA::shim_this_rq = &this_rq;
-        KA::shim_prev_rq = &prev_rq;
-        KA::shim_current = &curr;
-        KA::shim_share_cache = w.k.cpus_share_cache;
-        KA::shim_nr_cpumask_bits = w.e.nr_cpumask_bits;
-        KA::shim_feat_WA_IDLE = w.k.WA_IDLE;
-        KA::shim_feat_WA_WEIGHT = w.k.WA_WEIGHT;
-        KA::shim_feat_WA_BIAS = w.k.WA_BIAS;
-    }
-    ~wa_kernel() {
-        KA::shim_this_rq = KA::shim_prev_rq = nullptr;
-        KA::shim_current = nullptr;
-    }
-    wa_kernel(const wa_kernel &) = delete;
-    wa_kernel &operator=(const wa_kernel &) = delete;
-};
 
 template <class S, class C, wakeaffine::version V, template <class> class K>
 std::vector<EquivCase<S, C>> wakeaffine_cases(EquivResult &res) {

@@ -374,6 +374,46 @@ TEST_CASE("idlebal.skip_sound and cost_decay_monotone hold on the 6.x forms", "[
     CHECK(rr2.trace.find("curr_cost 0.050 us") != std::string::npos);
 }
 
+TEST_CASE("idlebal on a kernel through the CLI: --oracle picks the subject, --family its invariants; the "
+          "counterexample replays on the kernel",
+          "[idlebal-invariants][kernel-invariants]") {
+    fs::path out = fs::temp_directory_path() / ("schedcheck-ibk-" + std::to_string(getpid()));
+    fs::remove_all(out);
+    Run r = run_argv({SCHEDCHECK_BIN, "prove", "--oracle", "linux-6.12", "--family", "idlebal", "--invariant",
+                      "idlebal.avg_idle_capped", "--arch", "lp64", "--out", out.string(), "--json"});
+    INFO(r.out);
+    REQUIRE(r.code == 0); // the expected file says COUNTEREXAMPLE
+    auto j = json::parse(r.out);
+    REQUIRE(j["results"].size() == 1);
+    const auto &x = j["results"][0];
+    CHECK(x["variant"] == "linux-6.12");
+    CHECK(x["verdict"] == "COUNTEREXAMPLE");
+    const std::string repro = x["counterexample"]["reproducer"];
+    Run rp = run_argv({SCHEDCHECK_BIN, "replay", "--json", repro});
+    INFO(rp.out);
+    REQUIRE(rp.code == 0);
+    auto jr = json::parse(rp.out);
+    CHECK(jr["violated"] == true);
+    CHECK(jr["variant"] == "linux-6.12");
+    // A state within the cap that a decay leaves above it: avg_idle > cap.
+    REQUIRE(jr.contains("comparison"));
+    CHECK(jr["comparison"]["lhs"]["value"].get<std::uint64_t>() > jr["comparison"]["rhs"]["value"].get<std::uint64_t>());
+    fs::remove_all(out);
+
+    // Without --oracle, --family idlebal takes both kernels along with the
+    // six variants.
+    Run f = run_argv({SCHEDCHECK_BIN, "prove", "--family", "idlebal", "--invariant", "idlebal.recovers", "--arch",
+                      "lp64", "--json"});
+    INFO(f.out);
+    REQUIRE(f.code == 0);
+    auto jf = json::parse(f.out);
+    CHECK(jf["results"].size() == 8);
+    int kernels = 0;
+    for (const auto &y : jf["results"])
+        kernels += y["variant"] == "linux-6.1" || y["variant"] == "linux-6.12";
+    CHECK(kernels == 2);
+}
+
 TEST_CASE("idlebal invariants: a counterexample is written, loads and replays through the CLI",
           "[idlebal-invariants]") {
     fs::path out = fs::temp_directory_path() / ("schedcheck-ibinv-" + std::to_string(getpid()));
