@@ -78,16 +78,27 @@ struct BuiltOracle {
     // What the pelt and the utilest invariants read, by family
     // (oracle::PeltOracle::pelt_reads, utilest_reads).
     std::map<std::string, std::string> reads;
+    // With BuildOptions::reuse_builtin: the built-in oracle (linux-6.1,
+    // linux-6.12) whose code this image has, text for text, used instead of
+    // a plug-in; nothing was compiled or written for the image.
+    std::string builtin;
+    // The oracle name that `equiv`, the invariants and replay take.
+    const std::string &oracle() const { return builtin.empty() ? name : builtin; }
+};
+struct BuildOptions {
+    bool with_library = true; // libschedcheck-oracle-NAME.a
+    bool with_fuzzer = true;  // NAME-differential (when clang++ is there)
+    bool reuse_builtin = false;
 };
 struct OracleBuild {
     std::vector<BuiltOracle> built; // one, or NAME-pre and NAME-post
     std::string version;            // the kernel's version, when known
 };
-// What `oracle build` does, without printing: NAME.h, .a, .so, .json (and the
-// differential fuzzer when asked) for each oracle, in out_dir.  Throws
-// input_error; a failure leaves nothing behind.
+// What `oracle build` does, without printing: NAME.h, .so, .json (and the
+// library and the differential fuzzer when asked) for each oracle, in
+// out_dir.  Throws input_error; a failure leaves nothing behind.
 OracleBuild build_oracles(const std::string &kernel, const std::string &patch, const std::string &name,
-                          const std::string &out_dir, bool with_fuzzer);
+                          const std::string &out_dir, const BuildOptions &opt);
 int cmd_oracle_extract(const std::string &patch, bool json);
 // Extract, generate and compile an oracle library (cli/oracle_build.cpp).
 int cmd_oracle_build(const std::string &kernel, const std::string &patch, const std::string &name,

@@ -30,6 +30,7 @@
 #include <iostream>
 #include <optional>
 #include <regex>
+#include <semaphore>
 #include <thread>
 #include <sstream>
 
@@ -40,6 +41,7 @@
 #include "oracle/kernel_source.h"
 #include "oracle/pelt_codegen.h"
 #include "oracle/process.h"
+#include "proofs/builtin_images.h"
 #include "proofs/equiv.h"
 #include "proofs/input_file.h"
 #include "proofs/invariant.h"
@@ -73,7 +75,7 @@ using Built = BuiltOracle;
 struct Toolchain {
     fs::path inc;       // the project's headers (and fuzz/differential.cpp)
     bool clang = false; // clang++ for the libFuzzer harness
-    std::vector<std::string> z3_flags; // pkg-config --cflags --libs z3, split into words
+    std::vector<std::string> z3_cflags, z3_libs; // pkg-config --cflags z3, --libs z3, split into words
 };
 
 Toolchain find_toolchain() {
@@ -94,9 +96,12 @@ Toolchain find_toolchain() {
     t.inc = fs::absolute(t.inc);
     t.clang = sys::on_path("clang++");
     try {
-        std::istringstream words(sys::capture({"pkg-config", "--cflags", "--libs", "z3"}));
-        for (std::string w; words >> w;)
-            t.z3_flags.push_back(w);
+        std::istringstream cflags(sys::capture({"pkg-config", "--cflags", "z3"}));
+        for (std::string w; cflags >> w;)
+            t.z3_cflags.push_back(w);
+        std::istringstream libs(sys::capture({"pkg-config", "--libs", "z3"}));
+        for (std::string w; libs >> w;)
+            t.z3_libs.push_back(w);
     } catch (const std::runtime_error &e) {
         throw proofs::input_error(std::string("oracle build: cannot find Z3's compiler flags (") + e.what() +
                                   "); install libz3-dev and pkg-config (make deps does)");
@@ -104,16 +109,35 @@ Toolchain find_toolchain() {
     return t;
 }
 
-// Runs a compiler (an argument vector, never a shell line) in dir.  Empty
-// on success; otherwise the compiler's output, and `first` its first error
-// line.  A compiler killed by a signal is a failure too.
-std::string compile(const fs::path &dir, const std::vector<std::string> &argv, std::string &first) {
-    fs::path log = dir / "compile.log";
+// At most this many compilers at once, over every image of a build: each
+// takes a core and up to 1 GB.
+std::counting_semaphore<64> &compile_slots() {
+    static std::counting_semaphore<64> slots(
+        static_cast<std::ptrdiff_t>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u)));
+    return slots;
+}
+
+// Runs a compiler (an argument vector, never a shell line) in dir, once a
+// compile slot is free.  Empty on success; otherwise the compiler's output,
+// and `first` its first error line.  A compiler killed by a signal is a
+// failure too.  `log` names the file its output goes to, one per job, as
+// several run in dir at once.
+std::string compile(const fs::path &dir, const std::vector<std::string> &argv, std::string &first,
+                    const std::string &log_name) {
+    fs::path log = dir / (log_name + ".log");
     sys::RunOptions ro;
     ro.cwd = dir;
     ro.err_file = log;
     ro.quiet = true;
-    sys::RunResult r = sys::run(argv, ro);
+    compile_slots().acquire();
+    sys::RunResult r;
+    try {
+        r = sys::run(argv, ro);
+    } catch (...) {
+        compile_slots().release();
+        throw;
+    }
+    compile_slots().release();
     std::ifstream in(log);
     std::stringstream ss;
     ss << in.rdbuf();
@@ -134,13 +158,72 @@ std::string compile(const fs::path &dir, const std::vector<std::string> &argv, s
     return text.empty() ? argv[0] + " " + r.describe() : text;
 }
 
+// One compiler run of a build, its output and first error line.
+struct Job {
+    std::vector<std::string> argv;
+    std::string log, out, first;
+};
+
+// Runs the jobs side by side (each still waits for a compile slot), first
+// to last in the order given, so put the longest first.
+void compile_all(const fs::path &dir, std::vector<Job> &jobs) {
+    std::vector<std::thread> ts;
+    std::vector<std::exception_ptr> errs(jobs.size());
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+        ts.emplace_back([&, k] {
+            try {
+                jobs[k].out = compile(dir, jobs[k].argv, jobs[k].first, jobs[k].log);
+            } catch (...) {
+                errs[k] = std::current_exception();
+            }
+        });
+    for (auto &t : ts)
+        t.join();
+    for (auto &e : errs)
+        if (e)
+            std::rethrow_exception(e);
+}
+
+// The plug-in's entry points (proofs/oracle_plugin.h), in three translation
+// units compiled side by side: the invariants (plugin_prove.h, about 48 s of
+// compiler time at -O1), the equivalence cases (about 31 s) and the
+// simulation (4 s).  The solver glue comes from the schedcheck binary that
+// loads the plug-in.
+std::vector<std::pair<std::string, std::string>> plugin_parts(const std::string &name, const std::string &ns) {
+    const std::string head = "#include \"" + name + ".h\"\n#include \"proofs/oracle_plugin.h\"\n";
+    return {
+        {"prove", head + "#include \"proofs/plugin_prove.h\"\n"
+                  "using Impl = sc::proofs::PluginImpl<" + ns + "::kernel, " + ns + "::split_util_est>;\n"
+                  "extern \"C\" unsigned schedcheck_oracle_abi_v1() { return sc::proofs::plugin_abi(); }\n"
+                  "extern \"C\" int schedcheck_oracle_applies_v1(const char *i) { return Impl::applies(i); }\n"
+                  "extern \"C\" int schedcheck_oracle_prove_v1(sc::proofs::ProofResult *r, const sc::Variant *v,\n"
+                  "    const char *i, sc::Arch a, const sc::proofs::ProveOptions *o, std::string *e) {\n"
+                  "    return Impl::prove(r, v, i, a, o, e);\n}\n"
+                  "extern \"C\" int schedcheck_oracle_replay_v1(sc::proofs::ReplayResult *r, const char *i, sc::Arch a,\n"
+                  "    const nlohmann::json *d, std::string *e) {\n"
+                  "    return Impl::replay(r, i, a, d, e);\n}\n"
+                  "extern \"C\" int schedcheck_oracle_run_v1(const sc::proofs::TaskRun *r,\n"
+                  "    std::vector<sc::proofs::TaskSnapshot> *o, std::string *e) {\n"
+                  "    return Impl::run(r, o, e);\n}\n"},
+        {"equiv", head + "#include \"proofs/equiv_kernel_cases.h\"\n"
+                  "extern \"C\" int schedcheck_oracle_equiv_v1(sc::proofs::EquivResult *r, const sc::Variant *v,\n"
+                  "                                          unsigned t, std::string *e) {\n"
+                  "    return sc::proofs::plugin_equiv<" + ns + "::kernel, " + ns + "::split_util_est>(r, v, t, e);\n}\n"},
+        {"simulate", head + "#include \"sim/plugin_simulate.h\"\n"
+                     "extern \"C\" int schedcheck_oracle_simulate_v1(const sc::sim::Workload *w, const sc::sim::Impl *m,\n"
+                     "    sc::Arch a, bool rec, int st, sc::sim::Result *o, std::string *e) {\n"
+                     "    return sc::sim::plugin_simulate<" + ns + "::kernel>(w, m, a, rec, st, o, e);\n}\n"},
+    };
+}
+
 // Generate, compile and archive one oracle in `tmp`.  A compiler error is
 // traced back to the extracted function it occurred in.
 Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOracleSpec spec, bool partial,
-                const std::string &origin, const Toolchain &tc, bool with_fuzzer) {
+                const std::string &origin, const Toolchain &tc, const BuildOptions &opt) {
     spec.name = identifier(name);
     spec.id = name;
-    Built b{name, {}, {}, {}, {}, {}};
+    Built b;
+    b.name = name;
     std::string body;
     try {
         oracle::PeltOracle g = oracle::generate_pelt_oracle(spec, partial, partial ? origin : "");
@@ -150,94 +233,105 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
         b.reads = {{"pelt", std::move(g.pelt_reads)}, {"utilest", std::move(g.utilest_reads)}};
         // The code with this oracle's names taken out, to tell whether two
         // images differ in anything modelled.
-        oracle::KernelOracleSpec neutral = spec;
-        neutral.name = neutral.id = "x";
-        neutral.description.clear();
-        b.code = oracle::generate_pelt_oracle(neutral, partial, partial ? origin : "").code;
+        b.code = oracle::neutral_code(spec, partial, partial ? origin : "");
     } catch (const oracle::extract_error &e) {
         throw proofs::input_error(std::string("oracle build: ") + e.what());
     }
     if (!b.note.empty()) // said now, so that it shows even if a later step fails
         std::cerr << "oracle build: note: " << b.note << "\n";
+    // The same code as a built-in oracle's, text for text: that oracle is
+    // this image, compiled already.
+    if (opt.reuse_builtin) {
+        b.builtin = proofs::builtin_with_code(b.code);
+        if (!b.builtin.empty())
+            return b;
+    }
     std::string header = "// Generated by `schedcheck oracle build` from " + origin +
                          "; do not edit, do not commit.\n#pragma once\n#include <cstdint>\n#include \"ref/kernel.h\"\n"
                          "namespace sc::oracle_gen {\n" + body + "}\n";
     write_text(tmp / (name + ".h"), header);
     const std::string inc = tc.inc.string(), ns = "sc::oracle_gen::" + spec.name;
-    std::string first;
 
-    // The library: both data models' instantiations.
-    write_text(tmp / (name + ".cpp"), "#include \"" + name + ".h\"\ntemplate struct " + ns +
-                                          "::kernel<sc::ilp32>;\ntemplate struct " + ns + "::kernel<sc::lp64>;\n");
-    std::string out =
-        compile(tmp, {"c++", "-std=c++20", "-O2", "-fwrapv", "-I" + inc, "-c", name + ".cpp", "-o", name + ".o"}, first);
-    if (!out.empty()) {
-        std::smatch m;
-        std::string fn = std::regex_search(out, m, std::regex("kernel<[^>]*>::([A-Za-z_0-9]+)\\(")) ? m[1].str() : "?";
-        throw proofs::input_error(fmt::format("oracle build: {} ({}): function {} no longer compiles against the "
-                                              "shims; its shape changed: {}",
-                                              name, spec.version.empty() ? "unknown version" : spec.version, fn,
-                                              first.empty() ? "see the compiler output" : first));
+    // The plug-in's parts, the library (both data models' instantiations)
+    // and the differential fuzzer, side by side.
+    std::vector<Job> jobs;
+    for (const auto &[part, text] : plugin_parts(name, ns)) {
+        const std::string src = name + "-" + part + ".cpp";
+        write_text(tmp / src, text);
+        std::vector<std::string> argv = {"c++", "-std=c++20", "-O1", "-fPIC", "-fwrapv", "-I" + inc, "-c", src,
+                                         "-o", name + "-" + part + ".o"};
+        argv.insert(argv.end(), tc.z3_cflags.begin(), tc.z3_cflags.end());
+        jobs.push_back({argv, name + "-" + part, {}, {}});
     }
-    if (!compile(tmp, {"ar", "rcs", "libschedcheck-oracle-" + name + ".a", name + ".o"}, first).empty())
-        throw proofs::input_error("oracle build: ar failed for " + name);
-    fs::remove(tmp / (name + ".cpp"));
-    fs::remove(tmp / (name + ".o"));
-
-    // The plug-in: the equivalence cases instantiated with this kernel
-    // class; the solver glue comes from the schedcheck binary that loads it.
-    write_text(tmp / (name + "-plugin.cpp"),
-               "#include \"" + name + ".h\"\n#include \"proofs/equiv_kernel_cases.h\"\n"
-               "#include \"proofs/oracle_plugin.h\"\n#include \"proofs/plugin_prove.h\"\n"
-               "#include \"sim/plugin_simulate.h\"\n"
-               "using Impl = sc::proofs::PluginImpl<" + ns + "::kernel, " + ns + "::split_util_est>;\n"
-               "extern \"C\" unsigned schedcheck_oracle_abi_v1() { return sc::proofs::plugin_abi(); }\n"
-               "extern \"C\" int schedcheck_oracle_equiv_v1(sc::proofs::EquivResult *r, const sc::Variant *v,\n"
-               "                                          unsigned t, std::string *e) {\n"
-               "    return sc::proofs::plugin_equiv<" + ns + "::kernel, " + ns + "::split_util_est>(r, v, t, e);\n}\n"
-               "extern \"C\" int schedcheck_oracle_applies_v1(const char *i) { return Impl::applies(i); }\n"
-               "extern \"C\" int schedcheck_oracle_prove_v1(sc::proofs::ProofResult *r, const sc::Variant *v,\n"
-               "    const char *i, sc::Arch a, const sc::proofs::ProveOptions *o, std::string *e) {\n"
-               "    return Impl::prove(r, v, i, a, o, e);\n}\n"
-               "extern \"C\" int schedcheck_oracle_replay_v1(sc::proofs::ReplayResult *r, const char *i, sc::Arch a,\n"
-               "    const nlohmann::json *d, std::string *e) {\n"
-               "    return Impl::replay(r, i, a, d, e);\n}\n"
-               "extern \"C\" int schedcheck_oracle_run_v1(const sc::proofs::TaskRun *r,\n"
-               "    std::vector<sc::proofs::TaskSnapshot> *o, std::string *e) {\n"
-               "    return Impl::run(r, o, e);\n}\n"
-               "extern \"C\" int schedcheck_oracle_simulate_v1(const sc::sim::Workload *w, const sc::sim::Impl *m,\n"
-               "    sc::Arch a, bool rec, int st, sc::sim::Result *o, std::string *e) {\n"
-               "    return sc::sim::plugin_simulate<" + ns + "::kernel>(w, m, a, rec, st, o, e);\n}\n");
-    std::vector<std::string> plugin_cmd = {"c++", "-std=c++20", "-O1", "-fPIC", "-shared", "-fwrapv", "-I" + inc,
-                                           name + "-plugin.cpp", "-o", name + ".so"};
-    plugin_cmd.insert(plugin_cmd.end(), tc.z3_flags.begin(), tc.z3_flags.end());
-    plugin_cmd.push_back("-lfmt");
-    if (!compile(tmp, plugin_cmd, first).empty())
-        throw proofs::input_error("oracle build: " + name + ": the equivalence plug-in does not compile: " + first);
-    fs::remove(tmp / (name + "-plugin.cpp"));
-
-    // The differential fuzzer against this oracle, when clang's libFuzzer
-    // is there (make deps installs it); its absence is said, not fatal.
+    const std::size_t n_parts = jobs.size();
+    if (opt.with_library) {
+        write_text(tmp / (name + ".cpp"), "#include \"" + name + ".h\"\ntemplate struct " + ns +
+                                              "::kernel<sc::ilp32>;\ntemplate struct " + ns + "::kernel<sc::lp64>;\n");
+        jobs.push_back({{"c++", "-std=c++20", "-O2", "-fwrapv", "-I" + inc, "-c", name + ".cpp", "-o", name + ".o"},
+                        name + "-library", {}, {}});
+    }
     std::string fuzzer = name + "-differential";
-    if (!with_fuzzer) {
+    if (!opt.with_fuzzer) {
         b.fuzzer_note = "the differential fuzzer was not asked for";
     } else if (!tc.clang) {
         b.fuzzer_note = "no clang++: the differential fuzzer was not built";
     } else if (!fs::exists(tc.inc / "fuzz/differential.cpp")) {
         b.fuzzer_note = "no fuzz/differential.cpp under " + inc + ": the differential fuzzer was not built";
     } else {
-        if (!compile(tmp,
-                     {"clang++", "-std=c++20", "-O2", "-g", "-fwrapv", "-fsanitize=fuzzer", "-I" + inc, "-I.",
-                      "-DSC_DIFF_ORACLE_HEADER=\"" + name + ".h\"", "-DSC_DIFF_ORACLE_NS=" + spec.name,
-                      (tc.inc / "fuzz/differential.cpp").string(), "-o", fuzzer},
-                     first)
-                 .empty())
-            throw proofs::input_error("oracle build: " + name + ": the differential fuzzer does not compile: " + first);
+        jobs.push_back({{"clang++", "-std=c++20", "-O2", "-g", "-fwrapv", "-fsanitize=fuzzer", "-I" + inc, "-I.",
+                         "-DSC_DIFF_ORACLE_HEADER=\"" + name + ".h\"", "-DSC_DIFF_ORACLE_NS=" + spec.name,
+                         (tc.inc / "fuzz/differential.cpp").string(), "-o", fuzzer},
+                        name + "-fuzzer", {}, {}});
         b.fuzzer = fuzzer;
     }
+    compile_all(tmp, jobs);
+
+    // The library's errors first: they name the extracted function that no
+    // longer fits the shims, the plainest account of what went wrong.
+    if (opt.with_library) {
+        const Job &lib = jobs[n_parts];
+        if (!lib.out.empty()) {
+            std::smatch m;
+            std::string fn = std::regex_search(lib.out, m, std::regex("kernel<[^>]*>::([A-Za-z_0-9]+)\\("))
+                                 ? m[1].str()
+                                 : "?";
+            throw proofs::input_error(fmt::format("oracle build: {} ({}): function {} no longer compiles against the "
+                                                  "shims; its shape changed: {}",
+                                                  name, spec.version.empty() ? "unknown version" : spec.version, fn,
+                                                  lib.first.empty() ? "see the compiler output" : lib.first));
+        }
+        std::string first;
+        if (!compile(tmp, {"ar", "rcs", "libschedcheck-oracle-" + name + ".a", name + ".o"}, first, name + "-ar")
+                 .empty())
+            throw proofs::input_error("oracle build: ar failed for " + name);
+        fs::remove(tmp / (name + ".cpp"));
+        fs::remove(tmp / (name + ".o"));
+    }
+    for (std::size_t k = 0; k < n_parts; ++k)
+        if (!jobs[k].out.empty())
+            throw proofs::input_error("oracle build: " + name + ": the equivalence plug-in does not compile: " +
+                                      jobs[k].first);
+    if (b.fuzzer.size() && !jobs.back().out.empty())
+        throw proofs::input_error("oracle build: " + name + ": the differential fuzzer does not compile: " +
+                                  jobs.back().first);
+
+    std::vector<std::string> link = {"c++", "-shared", "-fPIC"};
+    for (const auto &[part, text] : plugin_parts(name, ns))
+        link.push_back(name + "-" + part + ".o");
+    link.insert(link.end(), {"-o", name + ".so"});
+    link.insert(link.end(), tc.z3_libs.begin(), tc.z3_libs.end());
+    link.push_back("-lfmt");
+    std::string first;
+    if (!compile(tmp, link, first, name + "-link").empty())
+        throw proofs::input_error("oracle build: " + name + ": the equivalence plug-in does not link: " + first);
+    for (const auto &[part, text] : plugin_parts(name, ns)) {
+        fs::remove(tmp / (name + "-" + part + ".cpp"));
+        fs::remove(tmp / (name + "-" + part + ".o"));
+    }
+
     nlohmann::json manifest = {{"id", name},           {"namespace", ns},
                                {"version", spec.version}, {"source", origin},
-                               {"definitions", b.found}, {"library", "libschedcheck-oracle-" + name + ".a"},
+                               {"definitions", b.found}, {"library", opt.with_library ? nlohmann::json("libschedcheck-oracle-" + name + ".a") : nlohmann::json(nullptr)},
                                {"plugin", name + ".so"},
                                {"plugin_size", static_cast<std::uint64_t>(fs::file_size(tmp / (name + ".so")))},
                                {"plugin_fnv1a64", proofs::file_fnv1a64((tmp / (name + ".so")).string())},
@@ -249,7 +343,7 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
 } // namespace
 
 OracleBuild build_oracles(const std::string &kernel_arg, const std::string &patch, const std::string &name_arg,
-                          const std::string &out_dir, bool with_fuzzer) {
+                          const std::string &out_dir, const BuildOptions &opt) {
     std::string kernel = kernel_arg;
     if (kernel.empty() && patch.empty())
         kernel = "/usr/src/linux-source-6.12.tar.xz";
@@ -346,7 +440,7 @@ OracleBuild build_oracles(const std::string &kernel_arg, const std::string &patc
         for (std::size_t k = 0; k < specs.size(); ++k)
             ts.emplace_back([&, k] {
                 try {
-                    slots[k] = build_one(tmp, specs[k].first, specs[k].second, partial, origin, tc, with_fuzzer);
+                    slots[k] = build_one(tmp, specs[k].first, specs[k].second, partial, origin, tc, opt);
                 } catch (...) {
                     errs[k] = std::current_exception();
                 }
@@ -371,7 +465,7 @@ OracleBuild build_oracles(const std::string &kernel_arg, const std::string &patc
 
 int cmd_oracle_build(const std::string &kernel_arg, const std::string &patch, const std::string &name_arg,
                      const std::string &out_dir) {
-    const OracleBuild ob = build_oracles(kernel_arg, patch, name_arg, out_dir, true);
+    const OracleBuild ob = build_oracles(kernel_arg, patch, name_arg, out_dir, {});
     for (const auto &b : ob.built) {
         std::string d;
         for (const auto &x : b.found)

@@ -40,6 +40,7 @@
 #include "cli/reply_mail.h"
 #include "cli/review_fuzz.h"
 #include "oracle/process.h"
+#include "proofs/builtin_images.h"
 #include "proofs/equiv.h"
 #include "proofs/input_file.h"
 #include "proofs/kernel_invariants.h"
@@ -171,7 +172,13 @@ int cmd_review(const ReviewArgs &a) {
     auto t0 = std::chrono::steady_clock::now();
     const sys::TempDir tmp = private_dir();
     const std::string odir = (tmp.path / "oracles").string();
-    OracleBuild ob = build_oracles(a.kernel, a.patch, "review", odir, false);
+    // No library or fuzzer binary: the review loads the plug-ins only.  An
+    // image with the code of a built-in oracle (an unpatched Debian 6.1 or
+    // 6.12 tree) is that oracle, and is not compiled again.
+    BuildOptions bo;
+    bo.with_library = bo.with_fuzzer = false;
+    bo.reuse_builtin = true;
+    OracleBuild ob = build_oracles(a.kernel, a.patch, "review", odir, bo);
     double t_build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (ob.built.size() != 2)
         throw internal_error("review: expected a pre- and a post-image oracle");
@@ -197,8 +204,8 @@ int cmd_review(const ReviewArgs &a) {
     doc["modelled_change"] = true;
 
     // 2. Prove every applicable invariant on both images.
-    const Variant &pre = add_plugin_subject(bpre.name, odir);
-    const Variant &post = add_plugin_subject(bpost.name, odir);
+    const Variant &pre = add_plugin_subject(bpre.oracle(), odir);
+    const Variant &post = add_plugin_subject(bpost.oracle(), odir);
     std::vector<Job> jobs;
     std::vector<const InvariantInfo *> invs;
     std::vector<std::string> not_run;
@@ -293,8 +300,8 @@ int cmd_review(const ReviewArgs &a) {
             }
             EquivResult ep, eq;
             try {
-                ep = prove_equivalence(*ref, bpre.name, Arch::lp64, a.timeout_ms, odir);
-                eq = prove_equivalence(*ref, bpost.name, Arch::lp64, a.timeout_ms, odir);
+                ep = prove_equivalence(*ref, bpre.oracle(), Arch::lp64, a.timeout_ms, odir);
+                eq = prove_equivalence(*ref, bpost.oracle(), Arch::lp64, a.timeout_ms, odir);
             } catch (const input_error &e) {
                 // An optional part (the newidle cost helpers, the wake-up
                 // placement) that an image lacks: said, not fatal.
@@ -342,9 +349,8 @@ int cmd_review(const ReviewArgs &a) {
     // 5. The post-image against the pre-image, concretely.
     std::optional<ReviewFuzz> fz;
     if (a.fuzz_seconds) {
-        fz = fuzz_pre_post(load_plugin((fs::path(odir) / (bpre.name + ".so")).string(), bpre.name),
-                           load_plugin((fs::path(odir) / (bpost.name + ".so")).string(), bpost.name),
-                           a.fuzz_seconds, a.fuzz_seed);
+        fz = fuzz_pre_post(task_runner(bpre.oracle(), odir), task_runner(bpost.oracle(), odir), a.fuzz_seconds,
+                           a.fuzz_seed);
         sys::check_interrupt();
     }
 
@@ -472,10 +478,17 @@ int cmd_review(const ReviewArgs &a) {
     }
     double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     text += "\n";
-    line(fmt::format("Built the two oracles in {:.0f} s, proved in {:.0f} s, compared functions in {:.0f} s{} "
-                     "({:.0f} s in all). Source: {}.",
-                     t_build, t_prove, t_equiv, fz ? fmt::format(", fuzzed {:.0f} s", fz->seconds) : "", total,
-                     origin));
+    std::string reused;
+    for (const BuiltOracle *b : {&bpre, &bpost})
+        if (!b->builtin.empty())
+            reused += fmt::format(" The {}-image has the code of the built-in {} oracle, text for text, and ran on it.",
+                                  b == &bpre ? "pre" : "post", b->builtin);
+    line(fmt::format("Built {} in {:.0f} s, proved in {:.0f} s, compared functions in {:.0f} s{} "
+                     "({:.0f} s in all). Source: {}.{}",
+                     bpre.builtin.empty() && bpost.builtin.empty() ? "the two oracles" : "one oracle", t_build,
+                     t_prove, t_equiv, fz ? fmt::format(", fuzzed {:.0f} s", fz->seconds) : "", total, origin,
+                     reused));
+    doc["images"] = {{"pre", bpre.oracle()}, {"post", bpost.oracle()}};
     doc["seconds"] = {{"build", t_build}, {"prove", t_prove}, {"equiv", t_equiv},
                       {"fuzz", fz ? fz->seconds : 0.0}, {"total", total}};
     doc["regressions"] = nreg;

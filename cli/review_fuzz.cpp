@@ -127,8 +127,8 @@ struct Compared {
     std::ptrdiff_t first = -1; // the first call after which they differ
 };
 
-Compared compare(const proofs::Plugin &pre, const proofs::Plugin &post, const TaskRun &r) {
-    Compared c{proofs::run_with_plugin(pre, r), proofs::run_with_plugin(post, r), -1};
+Compared compare(const proofs::TaskRunner &pre, const proofs::TaskRunner &post, const TaskRun &r) {
+    Compared c{pre(r), post(r), -1};
     for (std::size_t k = 0; k < std::min(c.pre.size(), c.post.size()); ++k)
         if (c.pre[k] != c.post[k]) {
             c.first = static_cast<std::ptrdiff_t>(k);
@@ -139,7 +139,7 @@ Compared compare(const proofs::Plugin &pre, const proofs::Plugin &post, const Ta
 
 // A smaller life that still differs: calls cut after the first difference,
 // then calls removed and deltas lowered while it still differs.
-TaskRun shrink(const proofs::Plugin &pre, const proofs::Plugin &post, TaskRun r, std::size_t first) {
+TaskRun shrink(const proofs::TaskRunner &pre, const proofs::TaskRunner &post, TaskRun r, std::size_t first) {
     r.ops.resize(first + 1);
     auto differs = [&](const TaskRun &t) { return is_life(t) && compare(pre, post, t).first >= 0; };
     unsigned budget = 4000;
@@ -197,7 +197,7 @@ TaskRun shrink(const proofs::Plugin &pre, const proofs::Plugin &post, TaskRun r,
 
 } // namespace
 
-ReviewFuzz fuzz_pre_post(const proofs::Plugin &pre, const proofs::Plugin &post, unsigned seconds,
+ReviewFuzz fuzz_pre_post(const proofs::TaskRunner &pre, const proofs::TaskRunner &post, unsigned seconds,
                          std::uint64_t seed) {
     ReviewFuzz f;
     f.seed = seed;

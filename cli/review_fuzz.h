@@ -7,7 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "proofs/oracle_plugin.h"
+#include "proofs/builtin_images.h"
+#include "proofs/invariant.h"
 
 namespace sc::cli {
 
@@ -22,9 +23,10 @@ struct ReviewFuzz {
     std::optional<Difference> found;
 };
 
-// Runs random lives on both plug-ins for `seconds` (or until the first
-// difference, which is shrunk).
-ReviewFuzz fuzz_pre_post(const proofs::Plugin &pre, const proofs::Plugin &post, unsigned seconds, std::uint64_t seed);
+// Runs random lives on both images (plug-ins or built-in oracles) for
+// `seconds` (or until the first difference, which is shrunk).
+ReviewFuzz fuzz_pre_post(const proofs::TaskRunner &pre, const proofs::TaskRunner &post, unsigned seconds,
+                         std::uint64_t seed);
 
 nlohmann::json to_json(const proofs::TaskRun &r);
 

@@ -529,4 +529,10 @@ std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string>
     return r.code;
 }
 
+std::string neutral_code(KernelOracleSpec spec, bool partial, const std::string &origin) {
+    spec.name = spec.id = "x";
+    spec.description.clear();
+    return generate_pelt_oracle(spec, partial, origin).code;
+}
+
 } // namespace sc::oracle

@@ -98,4 +98,9 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial = fal
 // `partial`, as generate_pelt_oracle().  `found` lists what was taken.
 std::string generate_pelt(const KernelOracleSpec &spec, std::vector<std::string> &found, bool partial = false);
 
+// The oracle's code with its own names (namespace, id, description) taken
+// out: two images with the same neutral code compute the same things, and
+// an image whose neutral code is a built-in oracle's can use that oracle.
+std::string neutral_code(KernelOracleSpec spec, bool partial = false, const std::string &origin = "");
+
 } // namespace sc::oracle
