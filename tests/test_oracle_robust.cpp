@@ -29,6 +29,7 @@
 #include "oracle/patch.h"
 #include "oracle/pelt_codegen.h"
 #include "oracle/tokens.h"
+#include "proofs/builtin_images.h"
 #include "tests/shell.h"
 
 using namespace sc::oracle;
@@ -648,4 +649,22 @@ TEST_CASE("oracle robust: a patch alone without whole definitions says so in one
     CHECK(r.out.find("function ?") == std::string::npos);
     CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
     CHECK((!fs::exists(tmp.path / "out") || fs::is_empty(tmp.path / "out")));
+}
+
+// `review` runs an image on a built-in oracle only when the image's code,
+// its names taken out, is that oracle's text for text: Debian's 6.1 tarball
+// is the built-in linux-6.1's source, whatever name and description the
+// image carries; one character more and it is no built-in's.
+TEST_CASE("oracle robust: the unpatched 6.1 image is the built-in linux-6.1, a changed one is none",
+          "[oracle][robust][kernel]") {
+    if (!fs::exists(tarball_6_1)) {
+        WARN("no " << tarball_6_1 << ": skipped");
+        return;
+    }
+    const KernelSource &src = linux_6_1();
+    const KernelOracleSpec spec{"some_name", "some-name", src.version, "a tree of the user's", src.image};
+    const std::string code = neutral_code(spec);
+    CHECK(sc::proofs::builtin_with_code(code) == "linux-6.1");
+    CHECK(sc::proofs::builtin_with_code(code + " ").empty());
+    CHECK(sc::proofs::builtin_with_code("").empty());
 }

@@ -154,6 +154,11 @@ void regression_and_fix(const std::string &name, const std::string &file, const 
         check_idle_choice_swapped(fwd.out, true);
     const auto jf = nlohmann::json::parse(fwd.out);
     CHECK(jf["unchanged_families"] == nlohmann::json::array({unchanged}));
+    // The unpatched tree is Debian's 6.1 tarball, the source of the
+    // built-in linux-6.1 oracle: the pre-image runs on that oracle, the
+    // patched one on its plug-in.
+    CHECK(jf["images"]["pre"] == "linux-6.1");
+    CHECK(jf["images"]["post"] == "review-post");
     // The one invariant too slow for a review is named, not silently left
     // out, when its family is proved.
     CHECK(jf["not_proved"] == (unchanged == "pelt" ? nlohmann::json::array()
@@ -167,6 +172,10 @@ void regression_and_fix(const std::string &name, const std::string &file, const 
     CHECK(has(fix, invariant + " ilp32"));
     CHECK(has(fix, invariant + " lp64"));
     CHECK(entries(rev.out, "regression").empty());
+    // Reversed: the broken tree is compiled, the fixed one is linux-6.1's.
+    const auto jr = nlohmann::json::parse(rev.out);
+    CHECK(jr["images"]["pre"] == "review-pre");
+    CHECK(jr["images"]["post"] == "linux-6.1");
     if (idle_choice_swapped)
         check_idle_choice_swapped(rev.out, false);
 }
