@@ -254,8 +254,14 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
 
     // The plug-in's parts, the library (both data models' instantiations)
     // and the differential fuzzer, side by side.
+    // The plug-in's parts go into one translation unit: compiled apart, the
+    // wake_affine equivalence cases timed out (an inline function of the
+    // shims kept from another unit is the suspect, not yet confirmed).
+    std::string unit;
+    for (const auto &[part, text] : plugin_parts(name, ns))
+        unit += text;
     std::vector<Job> jobs;
-    for (const auto &[part, text] : plugin_parts(name, ns)) {
+    for (const auto &[part, text] : std::vector<std::pair<std::string, std::string>>{{"plugin", unit}}) {
         const std::string src = name + "-" + part + ".cpp";
         write_text(tmp / src, text);
         std::vector<std::string> argv = {"c++", "-std=c++20", "-O1", "-fPIC", "-fwrapv", "-I" + inc, "-c", src,
@@ -316,18 +322,15 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
                                   jobs.back().first);
 
     std::vector<std::string> link = {"c++", "-shared", "-fPIC"};
-    for (const auto &[part, text] : plugin_parts(name, ns))
-        link.push_back(name + "-" + part + ".o");
+    link.push_back(name + "-plugin.o");
     link.insert(link.end(), {"-o", name + ".so"});
     link.insert(link.end(), tc.z3_libs.begin(), tc.z3_libs.end());
     link.push_back("-lfmt");
     std::string first;
     if (!compile(tmp, link, first, name + "-link").empty())
         throw proofs::input_error("oracle build: " + name + ": the equivalence plug-in does not link: " + first);
-    for (const auto &[part, text] : plugin_parts(name, ns)) {
-        fs::remove(tmp / (name + "-" + part + ".cpp"));
-        fs::remove(tmp / (name + "-" + part + ".o"));
-    }
+    fs::remove(tmp / (name + "-plugin.cpp"));
+    fs::remove(tmp / (name + "-plugin.o"));
 
     nlohmann::json manifest = {{"id", name},           {"namespace", ns},
                                {"version", spec.version}, {"source", origin},
