@@ -164,15 +164,15 @@ struct Job {
     std::string log, out, first;
 };
 
-// Runs the jobs side by side (each still waits for a compile slot), first
-// to last in the order given, so put the longest first.
-void compile_all(const fs::path &dir, std::vector<Job> &jobs) {
+// Runs f(0) ... f(n-1) on threads of their own, then rethrows the first
+// exception any of them threw.
+template <class F> void side_by_side(std::size_t n, F &&f) {
     std::vector<std::thread> ts;
-    std::vector<std::exception_ptr> errs(jobs.size());
-    for (std::size_t k = 0; k < jobs.size(); ++k)
+    std::vector<std::exception_ptr> errs(n);
+    for (std::size_t k = 0; k < n; ++k)
         ts.emplace_back([&, k] {
             try {
-                jobs[k].out = compile(dir, jobs[k].argv, jobs[k].first, jobs[k].log);
+                f(k);
             } catch (...) {
                 errs[k] = std::current_exception();
             }
@@ -182,6 +182,11 @@ void compile_all(const fs::path &dir, std::vector<Job> &jobs) {
     for (auto &e : errs)
         if (e)
             std::rethrow_exception(e);
+}
+
+// Runs the jobs side by side (each still waits for a compile slot).
+void compile_all(const fs::path &dir, std::vector<Job> &jobs) {
+    side_by_side(jobs.size(), [&](std::size_t k) { jobs[k].out = compile(dir, jobs[k].argv, jobs[k].first, jobs[k].log); });
 }
 
 // The plug-in's entry points (proofs/oracle_plugin.h), in three translation
@@ -260,15 +265,11 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
     std::string unit;
     for (const auto &[part, text] : plugin_parts(name, ns))
         unit += text;
-    std::vector<Job> jobs;
-    for (const auto &[part, text] : std::vector<std::pair<std::string, std::string>>{{"plugin", unit}}) {
-        const std::string src = name + "-" + part + ".cpp";
-        write_text(tmp / src, text);
-        std::vector<std::string> argv = {"c++", "-std=c++20", "-O1", "-fPIC", "-fwrapv", "-I" + inc, "-c", src,
-                                         "-o", name + "-" + part + ".o"};
-        argv.insert(argv.end(), tc.z3_cflags.begin(), tc.z3_cflags.end());
-        jobs.push_back({argv, name + "-" + part, {}, {}});
-    }
+    write_text(tmp / (name + "-plugin.cpp"), unit);
+    std::vector<std::string> argv = {"c++", "-std=c++20", "-O1", "-fPIC", "-fwrapv", "-I" + inc, "-c",
+                                     name + "-plugin.cpp", "-o", name + "-plugin.o"};
+    argv.insert(argv.end(), tc.z3_cflags.begin(), tc.z3_cflags.end());
+    std::vector<Job> jobs = {{argv, name + "-plugin", {}, {}}};
     const std::size_t n_parts = jobs.size();
     if (opt.with_library) {
         write_text(tmp / (name + ".cpp"), "#include \"" + name + ".h\"\ntemplate struct " + ns +
@@ -438,21 +439,9 @@ OracleBuild build_oracles(const std::string &kernel_arg, const std::string &patc
         // The images are built side by side (each build is a few compiler
         // runs, which is where the time goes).
         std::vector<std::optional<Built>> slots(specs.size());
-        std::vector<std::exception_ptr> errs(specs.size());
-        std::vector<std::thread> ts;
-        for (std::size_t k = 0; k < specs.size(); ++k)
-            ts.emplace_back([&, k] {
-                try {
-                    slots[k] = build_one(tmp, specs[k].first, specs[k].second, partial, origin, tc, opt);
-                } catch (...) {
-                    errs[k] = std::current_exception();
-                }
-            });
-        for (auto &t : ts)
-            t.join();
-        for (auto &e : errs)
-            if (e)
-                std::rethrow_exception(e);
+        side_by_side(specs.size(), [&](std::size_t k) {
+            slots[k] = build_one(tmp, specs[k].first, specs[k].second, partial, origin, tc, opt);
+        });
         for (auto &b : slots)
             built.push_back(std::move(*b));
     } catch (...) {
