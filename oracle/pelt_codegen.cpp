@@ -217,14 +217,15 @@ std::string lacks_message(const KernelOracleSpec &spec, const std::vector<std::s
 // token by token, so that a change to a comment or to white space is no
 // change.  Two images with the same text run the same code under those
 // invariants (the rest of the oracle is fixed shim code).
-std::string reads_of(const std::vector<const Search *> &in_code, std::initializer_list<PeltPart> roots) {
+// `is_root` picks the definitions the invariants call.
+template <class Root> std::string reads_of(const std::vector<const Search *> &in_code, Root is_root) {
     std::map<std::string, std::vector<Token>> tokens;
     for (const Search *s : in_code)
         tokens[s->w->name] = tokenize(s->def->text);
     std::set<std::string> read;
     std::vector<std::string> todo;
     for (const Search *s : in_code)
-        if (std::find(roots.begin(), roots.end(), s->w->part) != roots.end() && read.insert(s->w->name).second)
+        if (is_root(*s->w) && read.insert(s->w->name).second)
             todo.push_back(s->w->name);
     while (!todo.empty()) {
         const std::string n = todo.back();
@@ -344,8 +345,12 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
                                 " is not a function, table or macro any more");
         }
     }
-    res.pelt_reads = reads_of(in_code, {PeltPart::pelt, PeltPart::cfs_moves});
-    res.utilest_reads = reads_of(in_code, {PeltPart::util_est});
+    res.pelt_reads = reads_of(in_code, [](const KernelWanted &w) {
+        return w.part == PeltPart::pelt || w.part == PeltPart::cfs_moves;
+    });
+    res.utilest_reads = reads_of(in_code, [](const KernelWanted &w) { return w.part == PeltPart::util_est; });
+    res.invariant_reads["pelt.decay_monotone"] =
+        reads_of(in_code, [](const KernelWanted &w) { return w.name == "decay_load"; });
     std::vector<std::string> left_out;
     for (const Search &s : found_defs)
         if (left_out_part(s))

@@ -16,6 +16,7 @@
 // Then the extracted macros, the decay table and the functions, with every
 // integer type and L-suffixed literal rewritten to A's (oracle/rewrite.h).
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,10 @@ struct PeltOracle {
     // token: two images with the same pelt_reads have the same code under
     // the pelt invariants, so the same verdicts (and so for util_est).
     std::string pelt_reads, utilest_reads;
+    // The same for one invariant that calls less than its whole family:
+    // pelt.decay_monotone calls decay_load() alone, so a patch to the rest
+    // of PELT leaves its verdicts as they were.  Keyed by invariant id.
+    std::map<std::string, std::string> invariant_reads;
     // One line for the user when something was left out, else empty:
     // "linux-4.14 (4.14.3): util_est left out, the oracle holds PELT only: ...".
     std::string note;

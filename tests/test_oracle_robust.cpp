@@ -540,6 +540,44 @@ TEST_CASE("oracle robust: 6.1's text, mutated: a shifted hunk applies, definitio
         CHECK(got.code == base.code);
     }
 
+    SECTION("what each invariant family reads, and pelt.decay_monotone alone: decay_load() and what it names") {
+        // The review proves again only what a patch can change.  A changed
+        // line of accumulate_sum() (a period of 1000 units) changes what
+        // the pelt invariants read, not what decay_monotone or util_est do.
+        Image elsewhere = orig;
+        bool mutated = false;
+        for (std::string &l : file_lines(elsewhere, "kernel/sched/pelt.c"))
+            if (!mutated && l.find("%= 1024;") != std::string::npos) {
+                l.replace(l.find("%= 1024;"), 8, "%= 1000;");
+                mutated = true;
+            }
+        REQUIRE(mutated);
+        const PeltOracle e = generate_pelt_oracle(spec_of(elsewhere));
+        REQUIRE(base.invariant_reads.count("pelt.decay_monotone"));
+        CHECK(e.pelt_reads != base.pelt_reads);
+        CHECK(e.utilest_reads == base.utilest_reads);
+        CHECK(e.invariant_reads.at("pelt.decay_monotone") == base.invariant_reads.at("pelt.decay_monotone"));
+        // decay_load() and the table it reads are in decay_monotone's set,
+        // accumulate_sum() is not.
+        const std::string &dm = base.invariant_reads.at("pelt.decay_monotone");
+        CHECK_THAT(dm, Contains("decay_load:") && Contains("runnable_avg_yN_inv:"));
+        CHECK_THAT(dm, !Contains("accumulate_sum:"));
+
+        // A statement added to decay_load()'s body changes decay_monotone's set.
+        Image in_decay = orig;
+        auto &lines = file_lines(in_decay, "kernel/sched/pelt.c");
+        const FnAt f = function_at(lines, "decay_load");
+        std::size_t brace = f.name_line;
+        while (brace < f.end && lines[brace] != "{")
+            ++brace;
+        REQUIRE(brace < f.end);
+        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(brace + 1), "\tval |= 1;");
+        const PeltOracle d = generate_pelt_oracle(spec_of(in_decay));
+        CHECK(d.invariant_reads.at("pelt.decay_monotone") != base.invariant_reads.at("pelt.decay_monotone"));
+        CHECK(d.pelt_reads != base.pelt_reads);
+        CHECK(d.utilest_reads == base.utilest_reads);
+    }
+
     SECTION("no util_est: a PELT oracle, and a note naming what is missing") {
         // util_est_update renamed away in fair.c (its empty !SMP stub
         // stays, and must not stand in for it).
