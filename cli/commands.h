@@ -75,10 +75,8 @@ struct BuiltOracle {
     std::string fuzzer_note; // why not
     std::string note;        // what the source lacks and was left out (util_est), or empty
     std::string code;        // the generated code with the oracle's own names taken out
-    // What the pelt and the utilest invariants read, by family
-    // (oracle::PeltOracle::pelt_reads, utilest_reads), and what the
-    // invariants that call less than their family read, by invariant id
-    // (oracle::PeltOracle::invariant_reads).
+    // What invariants read, by family and by invariant id
+    // (oracle::PeltOracle::reads).
     std::map<std::string, std::string> reads;
     // With BuildOptions::reuse_builtin: the built-in oracle (linux-6.1,
     // linux-6.12) whose code this image has, text for text, used instead of

@@ -235,8 +235,7 @@ Built build_one(const fs::path &tmp, const std::string &name, oracle::KernelOrac
         body = std::move(g.code);
         b.found = std::move(g.found);
         b.note = std::move(g.note);
-        b.reads = {{"pelt", std::move(g.pelt_reads)}, {"utilest", std::move(g.utilest_reads)}};
-        b.reads.insert(g.invariant_reads.begin(), g.invariant_reads.end());
+        b.reads = std::move(g.reads);
         // The code with this oracle's names taken out, to tell whether two
         // images differ in anything modelled.
         b.code = oracle::neutral_code(spec, partial, partial ? origin : "");

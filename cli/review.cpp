@@ -214,24 +214,22 @@ int cmd_review(const ReviewArgs &a) {
     // invariants, so no verdict can change and none is proved again.  (A
     // patch to util_est alone proves only the utilest invariants; one to
     // wake_affine() alone proves none.)
-    std::vector<std::string> unchanged;
-    for (const char *fam : {"pelt", "utilest"}) {
-        auto p = bpre.reads.find(fam), q = bpost.reads.find(fam);
-        if (p != bpre.reads.end() && q != bpost.reads.end() && p->second == q->second)
-            unchanged.push_back(fam);
-    }
-    doc["unchanged_families"] = unchanged;
-    auto is_unchanged = [&](const std::string &fam) {
-        return std::find(unchanged.begin(), unchanged.end(), fam) != unchanged.end();
+    auto same_reads = [&](const std::string &key) {
+        auto p = bpre.reads.find(key), q = bpost.reads.find(key);
+        return p != bpre.reads.end() && q != bpost.reads.end() && p->second == q->second;
     };
+    std::vector<std::string> unchanged;
+    for (const char *fam : {"pelt", "utilest"})
+        if (same_reads(fam))
+            unchanged.push_back(fam);
+    doc["unchanged_families"] = unchanged;
     // The same, one invariant at a time, for those that call less than
     // their family (pelt.decay_monotone calls decay_load() alone).
     std::vector<std::string> unchanged_invs;
     for (const InvariantInfo &i : invariants()) {
-        if ((i.family != "pelt" && i.family != "utilest") || is_unchanged(i.family))
+        if ((i.family != "pelt" && i.family != "utilest") || same_reads(i.family))
             continue;
-        auto p = bpre.reads.find(i.id), q = bpost.reads.find(i.id);
-        if (p != bpre.reads.end() && q != bpost.reads.end() && p->second == q->second) {
+        if (same_reads(i.id)) {
             unchanged_invs.push_back(i.id);
             continue;
         }

@@ -211,13 +211,12 @@ std::string lacks_message(const KernelOracleSpec &spec, const std::vector<std::s
            " (renamed, removed, or no longer a whole definition)";
 }
 
-// The definitions of the code that the invariants over parts `roots` read:
-// those parts' definitions and, transitively, every definition of the code
-// that one of them names.  As "name: tokens" lines in the code's order,
-// token by token, so that a change to a comment or to white space is no
-// change.  Two images with the same text run the same code under those
-// invariants (the rest of the oracle is fixed shim code).
-// `is_root` picks the definitions the invariants call.
+// The definitions of the code that some invariants read: those that
+// `is_root` picks (the ones the invariants call) and, transitively, every
+// definition of the code that one of them names.  As "name: tokens" lines
+// in the code's order, token by token, so that a change to a comment or to
+// white space is no change.  Two images with the same text run the same
+// code under those invariants (the rest of the oracle is fixed shim code).
 template <class Root> std::string reads_of(const std::vector<const Search *> &in_code, Root is_root) {
     std::map<std::string, std::vector<Token>> tokens;
     for (const Search *s : in_code)
@@ -345,12 +344,11 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
                                 " is not a function, table or macro any more");
         }
     }
-    res.pelt_reads = reads_of(in_code, [](const KernelWanted &w) {
+    res.reads["pelt"] = reads_of(in_code, [](const KernelWanted &w) {
         return w.part == PeltPart::pelt || w.part == PeltPart::cfs_moves;
     });
-    res.utilest_reads = reads_of(in_code, [](const KernelWanted &w) { return w.part == PeltPart::util_est; });
-    res.invariant_reads["pelt.decay_monotone"] =
-        reads_of(in_code, [](const KernelWanted &w) { return w.name == "decay_load"; });
+    res.reads["utilest"] = reads_of(in_code, [](const KernelWanted &w) { return w.part == PeltPart::util_est; });
+    res.reads["pelt.decay_monotone"] = reads_of(in_code, [](const KernelWanted &w) { return w.name == "decay_load"; });
     std::vector<std::string> left_out;
     for (const Search &s : found_defs)
         if (left_out_part(s))

@@ -67,16 +67,15 @@ struct PeltOracle {
     bool has_cfs_moves = false; // the entity <-> cfs_rq moves complete and in the code
     bool has_idlebal = false;   // update_avg() and update_newidle_cost() in the code
     bool has_wakeaffine = false; // wake_affine() and the helpers it calls in the code
-    // What the pelt invariants read (the PELT and cfs_rq-move definitions)
-    // and what the utilest invariants read (the util_est definitions), each
-    // with every definition of the code they name, transitively, token by
-    // token: two images with the same pelt_reads have the same code under
-    // the pelt invariants, so the same verdicts (and so for util_est).
-    std::string pelt_reads, utilest_reads;
-    // The same for one invariant that calls less than its whole family:
-    // pelt.decay_monotone calls decay_load() alone, so a patch to the rest
-    // of PELT leaves its verdicts as they were.  Keyed by invariant id.
-    std::map<std::string, std::string> invariant_reads;
+    // What invariants read, each with every definition of the code it
+    // names, transitively, token by token: two images with the same text
+    // under a key have the same code under those invariants, so the same
+    // verdicts.  Keyed by family ("pelt": the PELT and cfs_rq-move
+    // definitions; "utilest": the util_est ones) and by the id of an
+    // invariant that calls less than its family ("pelt.decay_monotone":
+    // decay_load() alone, so a patch to the rest of PELT leaves its
+    // verdicts as they were).
+    std::map<std::string, std::string> reads;
     // One line for the user when something was left out, else empty:
     // "linux-4.14 (4.14.3): util_est left out, the oracle holds PELT only: ...".
     std::string note;

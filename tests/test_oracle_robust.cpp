@@ -553,13 +553,13 @@ TEST_CASE("oracle robust: 6.1's text, mutated: a shifted hunk applies, definitio
             }
         REQUIRE(mutated);
         const PeltOracle e = generate_pelt_oracle(spec_of(elsewhere));
-        REQUIRE(base.invariant_reads.count("pelt.decay_monotone"));
-        CHECK(e.pelt_reads != base.pelt_reads);
-        CHECK(e.utilest_reads == base.utilest_reads);
-        CHECK(e.invariant_reads.at("pelt.decay_monotone") == base.invariant_reads.at("pelt.decay_monotone"));
+        REQUIRE(base.reads.count("pelt.decay_monotone"));
+        CHECK(e.reads.at("pelt") != base.reads.at("pelt"));
+        CHECK(e.reads.at("utilest") == base.reads.at("utilest"));
+        CHECK(e.reads.at("pelt.decay_monotone") == base.reads.at("pelt.decay_monotone"));
         // decay_load() and the table it reads are in decay_monotone's set,
         // accumulate_sum() is not.
-        const std::string &dm = base.invariant_reads.at("pelt.decay_monotone");
+        const std::string &dm = base.reads.at("pelt.decay_monotone");
         CHECK_THAT(dm, Contains("decay_load:") && Contains("runnable_avg_yN_inv:"));
         CHECK_THAT(dm, !Contains("accumulate_sum:"));
 
@@ -573,9 +573,9 @@ TEST_CASE("oracle robust: 6.1's text, mutated: a shifted hunk applies, definitio
         REQUIRE(brace < f.end);
         lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(brace + 1), "\tval |= 1;");
         const PeltOracle d = generate_pelt_oracle(spec_of(in_decay));
-        CHECK(d.invariant_reads.at("pelt.decay_monotone") != base.invariant_reads.at("pelt.decay_monotone"));
-        CHECK(d.pelt_reads != base.pelt_reads);
-        CHECK(d.utilest_reads == base.utilest_reads);
+        CHECK(d.reads.at("pelt.decay_monotone") != base.reads.at("pelt.decay_monotone"));
+        CHECK(d.reads.at("pelt") != base.reads.at("pelt"));
+        CHECK(d.reads.at("utilest") == base.reads.at("utilest"));
     }
 
     SECTION("no util_est: a PELT oracle, and a note naming what is missing") {
