@@ -89,8 +89,11 @@ void make_patches(const fs::path &dir, const std::string &file, const std::strin
     fs::copy_file(dir / "b" / file, dir / "broken" / file, fs::copy_options::overwrite_existing);
 }
 
+// Each solver query may take 60 s (the default is 10 s): the limit is
+// wall-clock time, and under CI's load a query that takes a few seconds on
+// an idle machine can run out and turn a verdict UNKNOWN.
 Run review(const std::vector<std::string> &args) {
-    std::vector<std::string> argv = {SCHEDCHECK_BIN, "review"};
+    std::vector<std::string> argv = {SCHEDCHECK_BIN, "review", "--timeout-ms", "60000"};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_argv(argv);
 }
