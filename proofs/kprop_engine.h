@@ -432,6 +432,8 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                 s.add(d);
             z3::check_result dr;
             z3::solver &ds = ask(s, dr);
+            if (dr == z3::unsat)
+                dr = confirm_domain_empty(ctx, ex.domain(), opt.timeout_ms, cs.label);
             if (dr != z3::sat) {
                 res.verdict = Verdict::UNKNOWN;
                 res.reason = dr == z3::unsat ? "vacuous: the domain of case " + cs.label + " is empty"

@@ -138,3 +138,19 @@ TEST_CASE("engine: the largest safe load is the tightest multiplication's bound"
     REQUIRE(p.bound.has_value());
     CHECK(*p.bound == 4294967295ULL / 1000); // 4294967
 }
+
+TEST_CASE("engine: an empty domain is confirmed by a fresh solver before it is called vacuous", "[engine]") {
+    z3::context ctx;
+    const z3::expr x = ctx.int_const("x");
+    // The domain of a crossing case: ((x div 1024) div 1024) == 734 with
+    // x >= 0 holds for x = 734 * 2^20, so it is not empty.
+    z3::expr_vector full(ctx);
+    full.push_back(x >= 0);
+    full.push_back((x / 1024) / 1024 == 734);
+    CHECK(confirm_domain_empty(ctx, full, 10000, "test") == z3::sat);
+    // x >= 0 and x < 0 has no model.
+    z3::expr_vector empty(ctx);
+    empty.push_back(x >= 0);
+    empty.push_back(x < 0);
+    CHECK(confirm_domain_empty(ctx, empty, 10000, "test") == z3::unsat);
+}
