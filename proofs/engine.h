@@ -321,12 +321,13 @@ CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &
             s.add(d);
         ++out.queries;
         z3::check_result dr = s.check();
-        if (dr == z3::unsat)
+        const bool confirmed = dr == z3::unsat;
+        if (confirmed)
             dr = confirm_domain_empty(s.ctx(), ex.domain(), js.timeout_ms, cs.label);
         if (dr != z3::sat) {
             out.verdict = Verdict::UNKNOWN;
             out.reason = dr == z3::unsat ? "vacuous: the domain of case " + cs.label + " is empty"
-                                         : "domain check: " + z3_reason(s);
+                                         : "domain check: " + (confirmed ? "a fresh solver did not answer, after an empty answer" : z3_reason(s));
             return out;
         }
 

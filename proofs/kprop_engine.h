@@ -432,12 +432,13 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                 s.add(d);
             z3::check_result dr;
             z3::solver &ds = ask(s, dr);
-            if (dr == z3::unsat)
+            const bool confirmed = dr == z3::unsat;
+            if (confirmed)
                 dr = confirm_domain_empty(ctx, ex.domain(), opt.timeout_ms, cs.label);
             if (dr != z3::sat) {
                 res.verdict = Verdict::UNKNOWN;
                 res.reason = dr == z3::unsat ? "vacuous: the domain of case " + cs.label + " is empty"
-                                             : "domain check of case " + cs.label + ": " + z3_reason(ds);
+                                             : "domain check of case " + cs.label + ": " + (confirmed ? "a fresh solver did not answer, after an empty answer" : z3_reason(ds));
                 return finish();
             }
 
