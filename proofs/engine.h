@@ -103,6 +103,39 @@ inline z3::check_result confirm_domain_empty(z3::context &ctx, const z3::expr_ve
     return r;
 }
 
+// A point of a case's domain found without a solver: every input at the
+// bottom of its range, then every input at the top.  With the inputs
+// replaced by constants, Z3's simplifier evaluates each domain term; when
+// every one comes out true the point is a model and the domain is not
+// empty.  Most domains hold at one of the two points, and a solver would
+// otherwise bit-blast their 64-bit products first (0.1 to 0.5 s for each
+// case of idlebal.cost_decay_monotone).  A term the simplifier cannot
+// settle (a name that is not an input) leaves the question to the solver.
+inline bool domain_witness(const SymInputs &in, const z3::expr_vector &domain) {
+    z3::context &ctx = domain.ctx();
+    for (bool top : {false, true}) {
+        z3::expr_vector src(ctx), dst(ctx);
+        for (const InputDecl &d : in.decls()) {
+            const auto it = in.consts().find(d.name);
+            if (d.fixed || it == in.consts().end())
+                continue;
+            const z3::expr &x = it->second;
+            const std::uint64_t v = top ? d.hi : d.lo;
+            src.push_back(x);
+            dst.push_back(x.is_int() ? ctx.int_val(v) : ctx.bv_val(v, x.get_sort().bv_size()));
+        }
+        bool holds = true;
+        for (z3::expr term : domain)
+            if (!term.substitute(src, dst).simplify().is_true()) {
+                holds = false;
+                break;
+            }
+        if (holds)
+            return true;
+    }
+    return false;
+}
+
 template <class S> struct SymArgs;
 template <> struct SymArgs<model::sym_ilp32> { static constexpr unsigned bits = 32; };
 template <> struct SymArgs<model::sym_lp64> { static constexpr unsigned bits = 64; };
@@ -319,8 +352,11 @@ CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &
 
         for (const auto &d : ex.domain())
             s.add(d);
-        ++out.queries;
-        z3::check_result dr = s.check();
+        z3::check_result dr = z3::sat;
+        if (!domain_witness(in, ex.domain())) {
+            ++out.queries;
+            dr = s.check();
+        }
         const bool confirmed = dr == z3::unsat;
         if (confirmed)
             dr = confirm_domain_empty(s.ctx(), ex.domain(), js.timeout_ms, cs.label);

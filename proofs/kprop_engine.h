@@ -430,8 +430,8 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
             Runner<S> run = P::template build<I, S>(in, cs);
             for (const auto &d : ex.domain())
                 s.add(d);
-            z3::check_result dr;
-            z3::solver &ds = ask(s, dr);
+            z3::check_result dr = z3::sat;
+            z3::solver &ds = domain_witness(in, ex.domain()) ? s : ask(s, dr);
             const bool confirmed = dr == z3::unsat;
             if (confirmed)
                 dr = confirm_domain_empty(ctx, ex.domain(), opt.timeout_ms, cs.label);

@@ -154,3 +154,42 @@ TEST_CASE("engine: an empty domain is confirmed by a fresh solver before it is c
     empty.push_back(x < 0);
     CHECK(confirm_domain_empty(ctx, empty, 10000, "test") == z3::unsat);
 }
+
+TEST_CASE("engine: a domain point found by evaluation answers the domain check without a solver", "[engine]") {
+    using u64 = model::sym_lp64::u64;
+    z3::context ctx;
+    for (model::Encoding enc : {model::Encoding::bitvector, model::Encoding::integer}) {
+        model::Explorer ex(ctx, enc, 10000);
+        ex.activate();
+        ex.begin_case();
+        SymInputs in(ex);
+        // idlebal's lemma domain: x = y = 0 satisfies it (0 * 253 / 256 = 0).
+        const u64 x = in.var<u64>("x", 0, std::uint64_t(1) << 42);
+        const u64 y = in.var<u64>("y", 0, std::uint64_t(1) << 42);
+        in.require(x <= y, "x <= y");
+        in.require(x * u64(253) / u64(256) <= y, "x * 253 / 256 <= y");
+        CHECK(domain_witness(in, ex.domain()));
+        // z in 3..10 with z >= 10: the top of the range, 10, satisfies it.
+        const u64 z = in.var<u64>("z", 3, 10);
+        in.require(z >= u64(10), "z >= 10");
+        CHECK(domain_witness(in, ex.domain()));
+        ex.end_case();
+
+        // Not empty, but neither end is a model (z = 5 only): the solver
+        // has to answer.
+        ex.begin_case();
+        SymInputs in2(ex);
+        const u64 w = in2.var<u64>("w", 3, 10);
+        in2.require(w == u64(5), "w == 5");
+        CHECK_FALSE(domain_witness(in2, ex.domain()));
+        ex.end_case();
+
+        // Empty: no point can be a witness.
+        ex.begin_case();
+        SymInputs in3(ex);
+        const u64 v = in3.var<u64>("v", 3, 10);
+        in3.require(v < u64(3), "v < 3");
+        CHECK_FALSE(domain_witness(in3, ex.domain()));
+        ex.end_case();
+    }
+}
