@@ -122,7 +122,7 @@ inline bool domain_witness(const SymInputs &in, const z3::expr_vector &domain) {
             const z3::expr &x = it->second;
             const std::uint64_t v = top ? d.hi : d.lo;
             src.push_back(x);
-            dst.push_back(x.is_int() ? ctx.int_val(v) : ctx.bv_val(v, x.get_sort().bv_size()));
+            dst.push_back(value_like(x, v));
         }
         bool holds = true;
         for (z3::expr term : domain)
@@ -223,8 +223,7 @@ bool probe_for_counterexample(const SymInputs &in, z3::solver &s, const BuildCtx
         for (const auto &[name, x] : in.consts()) {
             auto it = vals.find(name);
             if (it != vals.end())
-                s.add(x == (x.is_int() ? s.ctx().int_val(it->second)
-                                       : s.ctx().bv_val(it->second, x.get_sort().bv_size())));
+                s.add(x == value_like(x, it->second));
         }
         bool sat = s.check() == z3::sat;
         if (sat)
@@ -402,7 +401,7 @@ CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &
             auto fails = [&](const z3::expr &pc, const z3::expr &holds, std::uint64_t M) {
                 s.push();
                 for (const auto &x : in.load_vars())
-                    s.add(x.is_int() ? x <= ctx.int_val(M) : z3::ule(x, ctx.bv_val(M, x.get_sort().bv_size())));
+                    s.add(x.is_int() ? x <= value_like(x, M) : z3::ule(x, value_like(x, M)));
                 s.add(pc);
                 s.add(!holds);
                 ++out.queries;

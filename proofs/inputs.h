@@ -16,6 +16,12 @@
 
 namespace sc::proofs {
 
+// The constant v in the sort of the input term x: an integer in the
+// integer encoding, a bit-vector of x's width otherwise.
+inline z3::expr value_like(const z3::expr &x, std::uint64_t v) {
+    return x.is_int() ? x.ctx().int_val(v) : x.ctx().bv_val(v, x.get_sort().bv_size());
+}
+
 struct InputDecl {
     std::string name;
     unsigned bits;

@@ -302,7 +302,7 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
     auto pin = [&](z3::solver &s, const SymInputs &in, const std::map<std::string, std::uint64_t> &pt) {
         for (const auto &[name, x] : in.consts())
             if (auto it = pt.find(name); it != pt.end())
-                s.add(x == (x.is_int() ? ctx.int_val(it->second) : ctx.bv_val(it->second, x.get_sort().bv_size())));
+                s.add(x == value_like(x, it->second));
     };
 
     // A model's inputs, replayed and shrunk: the verdict COUNTEREXAMPLE.
