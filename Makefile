@@ -235,6 +235,7 @@ cflite-test: deps
 
 bench: build
 	./$(BUILD)/schedcheck_bench
+	@bash tests/bench_review.sh $(BUILD)/schedcheck
 	@$(MAKE) --no-print-directory bench-fuzz
 
 # The property harness's rate under libFuzzer on one core (Release, no

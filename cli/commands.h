@@ -5,6 +5,7 @@
 //   2 bad usage or input
 //   3 internal error
 #pragma once
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -89,6 +90,10 @@ struct BuildOptions {
     bool with_library = true; // libschedcheck-oracle-NAME.a
     bool with_fuzzer = true;  // NAME-differential (when clang++ is there)
     bool reuse_builtin = false;
+    // Called once every image's code is generated (BuiltOracle's name,
+    // found, note, code, reads and builtin set), before anything is
+    // compiled: `review` starts proving a built-in image there.
+    std::function<void(const std::vector<BuiltOracle> &)> prepared;
 };
 struct OracleBuild {
     std::vector<BuiltOracle> built; // one, or NAME-pre and NAME-post

@@ -28,6 +28,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <future>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -48,6 +49,7 @@
 #include "proofs/oracle_plugin.h"
 #include "proofs/report.h"
 #include "proofs/reproducer.h"
+#include "proofs/shard.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -172,12 +174,92 @@ int cmd_review(const ReviewArgs &a) {
     auto t0 = std::chrono::steady_clock::now();
     const sys::TempDir tmp = private_dir();
     const std::string odir = (tmp.path / "oracles").string();
+    // What a review proves, from the two images' reads alone.  A family
+    // whose definitions (and all they use) the patch leaves as they were,
+    // token for token, runs the same code on both images under its
+    // invariants: no verdict can change and none is proved again.  (A patch
+    // to util_est alone proves only the utilest invariants; one to
+    // wake_affine() alone proves none.)  The same holds for one invariant
+    // that calls less than its family (pelt.decay_monotone calls
+    // decay_load() alone).
+    struct Plan {
+        std::vector<std::string> unchanged, unchanged_invs;
+        std::vector<const InvariantInfo *> candidates; // applicability aside
+    };
+    auto plan_of = [](const BuiltOracle &x, const BuiltOracle &y) {
+        auto same_reads = [&](const std::string &key) {
+            auto p = x.reads.find(key), q = y.reads.find(key);
+            return p != x.reads.end() && q != y.reads.end() && p->second == q->second;
+        };
+        Plan pl;
+        for (const char *fam : {"pelt", "utilest"})
+            if (same_reads(fam))
+                pl.unchanged.push_back(fam);
+        for (const InvariantInfo &i : invariants()) {
+            if ((i.family != "pelt" && i.family != "utilest") || same_reads(i.family))
+                continue;
+            if (same_reads(i.id))
+                pl.unchanged_invs.push_back(i.id);
+            else
+                pl.candidates.push_back(&i);
+        }
+        return pl;
+    };
+
+    // Longest proof first (by the built-in kernel's recorded time for the
+    // same invariant and width), so that the threads end together and the
+    // early proofs end with short ones.
+    auto longest_first = [](std::vector<Job> &js, const std::string &version) {
+        const std::map<std::string, double> &tm = builtin_timings();
+        const std::string row = version.rfind("6.1.", 0) == 0 || version == "6.1" ? "linux-6.1" : "linux-6.12";
+        auto cost = [&](const Job &j) {
+            auto it = tm.find(job_key(row, j.invariant->id, j.arch));
+            return it == tm.end() ? default_cost(tm) : it->second;
+        };
+        std::stable_sort(js.begin(), js.end(), [&](const Job &x, const Job &y) { return cost(x) > cost(y); });
+    };
+
+    ProveOptions opt;
+    opt.timeout_ms = a.timeout_ms;
+    std::atomic<bool> cancel{false};
+    opt.cancel = &cancel;
+    // An image with the code of a built-in oracle needs no compile: its
+    // proofs start, on one thread, while the other image compiles (one
+    // compiler), and the rest of the review waits for them.
+    std::vector<Job> early_jobs;
+    std::future<std::vector<ProofResult>> early;
+    struct StopEarly { // on the way out with an error: stop them, and wait
+        std::atomic<bool> &cancel;
+        std::future<std::vector<ProofResult>> &f;
+        ~StopEarly() {
+            if (f.valid()) {
+                cancel = true;
+                f.wait();
+            }
+        }
+    } stop_early{cancel, early};
+
     // No library or fuzzer binary: the review loads the plug-ins only.  An
     // image with the code of a built-in oracle (an unpatched Debian 6.1 or
     // 6.12 tree) is that oracle, and is not compiled again.
     BuildOptions bo;
     bo.with_library = bo.with_fuzzer = false;
     bo.reuse_builtin = true;
+    bo.prepared = [&](const std::vector<BuiltOracle> &imgs) {
+        if (imgs.size() != 2 || imgs[0].code == imgs[1].code)
+            return;
+        const BuiltOracle *b = !imgs[0].builtin.empty() ? &imgs[0] : !imgs[1].builtin.empty() ? &imgs[1] : nullptr;
+        if (!b)
+            return;
+        const Variant &v = add_plugin_subject(b->oracle(), odir); // built in: nothing is loaded
+        for (const InvariantInfo *i : plan_of(imgs[0], imgs[1]).candidates)
+            if (i->in_review && i->applies(v))
+                for (Arch ar : {Arch::ilp32, Arch::lp64})
+                    early_jobs.push_back({&v, i, ar});
+        longest_first(early_jobs, b->builtin == "linux-6.1" ? "6.1" : "6.12");
+        if (!early_jobs.empty())
+            early = std::async(std::launch::async, [&] { return run_matrix(early_jobs, opt, 1); });
+    };
     OracleBuild ob = build_oracles(a.kernel, a.patch, "review", odir, bo);
     double t_build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (ob.built.size() != 2)
@@ -206,33 +288,18 @@ int cmd_review(const ReviewArgs &a) {
     // 2. Prove every applicable invariant on both images.
     const Variant &pre = add_plugin_subject(bpre.oracle(), odir);
     const Variant &post = add_plugin_subject(bpost.oracle(), odir);
+    const Plan plan = plan_of(bpre, bpost);
+    doc["unchanged_families"] = plan.unchanged;
     std::vector<Job> jobs;
     std::vector<const InvariantInfo *> invs;
     std::vector<std::string> not_run;
-    // A family whose definitions (and all they use) the patch leaves as
-    // they were, token for token: both images run the same code under its
-    // invariants, so no verdict can change and none is proved again.  (A
-    // patch to util_est alone proves only the utilest invariants; one to
-    // wake_affine() alone proves none.)
-    auto same_reads = [&](const std::string &key) {
-        auto p = bpre.reads.find(key), q = bpost.reads.find(key);
-        return p != bpre.reads.end() && q != bpost.reads.end() && p->second == q->second;
+    auto started = [&](const Variant &v, const InvariantInfo &i, Arch ar) {
+        return std::any_of(early_jobs.begin(), early_jobs.end(), [&](const Job &j) {
+            return j.variant == &v && j.invariant == &i && j.arch == ar;
+        });
     };
-    std::vector<std::string> unchanged;
-    for (const char *fam : {"pelt", "utilest"})
-        if (same_reads(fam))
-            unchanged.push_back(fam);
-    doc["unchanged_families"] = unchanged;
-    // The same, one invariant at a time, for those that call less than
-    // their family (pelt.decay_monotone calls decay_load() alone).
-    std::vector<std::string> unchanged_invs;
-    for (const InvariantInfo &i : invariants()) {
-        if ((i.family != "pelt" && i.family != "utilest") || same_reads(i.family))
-            continue;
-        if (same_reads(i.id)) {
-            unchanged_invs.push_back(i.id);
-            continue;
-        }
+    for (const InvariantInfo *ip : plan.candidates) {
+        const InvariantInfo &i = *ip;
         bool on_pre = i.applies(pre), on_post = i.applies(post);
         if (!on_pre && !on_post)
             continue;
@@ -244,17 +311,19 @@ int cmd_review(const ReviewArgs &a) {
         }
         invs.push_back(&i);
         for (Arch ar : {Arch::ilp32, Arch::lp64}) {
-            if (on_pre)
+            if (on_pre && !started(pre, i, ar))
                 jobs.push_back({&pre, &i, ar});
-            if (on_post)
+            if (on_post && !started(post, i, ar))
                 jobs.push_back({&post, &i, ar});
         }
     }
-    ProveOptions opt;
-    opt.timeout_ms = a.timeout_ms;
+    longest_first(jobs, ob.version);
     unsigned threads = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
     auto t1 = std::chrono::steady_clock::now();
     std::vector<ProofResult> results = run_matrix(jobs, opt, threads);
+    if (early.valid())
+        for (ProofResult &r : early.get())
+            results.push_back(std::move(r));
     sys::check_interrupt();
     double t_prove = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     std::map<std::pair<std::string, int>, ProofResult> rpre, rpost; // (invariant, arch)
@@ -367,19 +436,19 @@ int cmd_review(const ReviewArgs &a) {
         nfix += c.kind == "fix";
     }
     text += "\n";
-    for (const std::string &fam : unchanged)
+    for (const std::string &fam : plan.unchanged)
         line(fmt::format("The {} definitions, and all they use, are the same in both images: no {} invariant can "
                          "change, and none was proved again.",
                          fam == "pelt" ? "PELT" : "util_est", fam));
-    for (const std::string &id : unchanged_invs)
+    for (const std::string &id : plan.unchanged_invs)
         line(fmt::format("What {} calls is the same in both images: its verdicts cannot change, and it was "
                          "not proved again.",
                          id));
-    doc["unchanged_invariants"] = unchanged_invs;
-    if (unchanged.size() < 2)
+    doc["unchanged_invariants"] = plan.unchanged_invs;
+    if (plan.unchanged.size() < 2)
         line(fmt::format("{} invariant proofs on each image ({} invariants x ilp32, lp64): {} regression(s), {} "
                          "fix(es), {} other change(s).",
-                         jobs.size() / 2, invs.size(), nreg, nfix, changes.size() - nreg - nfix));
+                         results.size() / 2, invs.size(), nreg, nfix, changes.size() - nreg - nfix));
     for (const std::string &id : not_run)
         line(fmt::format("Not proved here (minutes per image): {}; run `schedcheck prove --oracle NAME "
                          "--invariant {}` on each image.",
@@ -492,9 +561,11 @@ int cmd_review(const ReviewArgs &a) {
     std::string reused;
     for (const BuiltOracle *b : {&bpre, &bpost})
         if (!b->builtin.empty())
-            reused += fmt::format(" The {}-image has the code of the built-in {} oracle, text for text, and ran on it.",
-                                  b == &bpre ? "pre" : "post", b->builtin);
-    line(fmt::format("Built {} in {:.0f} s, proved in {:.0f} s, compared functions in {:.0f} s{} "
+            reused += fmt::format(" The {}-image has the code of the built-in {} oracle, text for text, and ran on "
+                                  "it{}.",
+                                  b == &bpre ? "pre" : "post", b->builtin,
+                                  early_jobs.empty() ? "" : " (its proofs during the other image's compile)");
+    line(fmt::format("Built {} in {:.0f} s, proved in {:.0f} s more, compared functions in {:.0f} s{} "
                      "({:.0f} s in all). Source: {}.{}",
                      bpre.builtin.empty() && bpost.builtin.empty() ? "the two oracles" : "one oracle", t_build,
                      t_prove, t_equiv, fz ? fmt::format(", fuzzed {:.0f} s", fz->seconds) : "", total, origin,

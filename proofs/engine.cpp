@@ -18,6 +18,13 @@ std::vector<ProofResult> run_matrix(const std::vector<Job> &jobs, const ProveOpt
             std::size_t k = next++;
             if (k >= jobs.size())
                 return;
+            if (opt.cancelled()) { // not run: UNKNOWN, and said so
+                results[k].variant = jobs[k].variant->id;
+                results[k].invariant = jobs[k].invariant->id;
+                results[k].arch = jobs[k].arch;
+                results[k].reason = "cancelled";
+                continue;
+            }
             try {
                 results[k] = jobs[k].invariant->prove(*jobs[k].variant, jobs[k].arch, opt);
             } catch (...) {

@@ -1,5 +1,6 @@
 // Invariants, verdicts, and the items a property is made of.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -62,6 +63,11 @@ struct ProofResult {
 
 struct ProveOptions {
     unsigned timeout_ms = 10000; // per solver query
+    // When set and true, a proof stops before its next case (UNKNOWN,
+    // "cancelled") and run_matrix() starts no further job: a caller that
+    // fails while proofs run in the background need not wait for them.
+    const std::atomic<bool> *cancel = nullptr;
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };
 
 // A counterexample that does not replay, or anything else that means the

@@ -385,6 +385,11 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
     static const bool batch = !std::getenv("SCHEDCHECK_NO_BATCH");
     std::uint64_t case_no = 0;
     for (const KCase &cs : P::template cases<I>(arch)) {
+        if (opt.cancelled()) {
+            res.verdict = Verdict::UNKNOWN;
+            res.reason = "cancelled";
+            return finish();
+        }
         auto tc = std::chrono::steady_clock::now();
         std::size_t q0 = res.queries, p0 = res.paths;
         struct TraceCase {

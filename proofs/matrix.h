@@ -13,7 +13,8 @@ struct Job {
     Arch arch;
 };
 
-// Results in job order.  An internal_error in any job is rethrown.
+// Results in job order.  An internal_error in any job is rethrown.  After
+// opt.cancel is set, the jobs not yet started are UNKNOWN, "cancelled".
 std::vector<ProofResult> run_matrix(const std::vector<Job> &jobs, const ProveOptions &opt, unsigned threads);
 
 // Every applicable (variant, invariant, arch) of the built-in catalogue.

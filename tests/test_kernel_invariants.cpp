@@ -15,6 +15,7 @@
 #include "proofs/kernel_iface.h"
 #include "proofs/query_cache.h"
 #include "proofs/kernel_invariants.h"
+#include "proofs/matrix.h"
 #include "proofs/reproducer.h"
 #include "tests/shell.h"
 
@@ -350,4 +351,32 @@ TEST_CASE("query cache: Z3's let-names are renumbered, nothing else", "[kernel-i
     CHECK(canonical(a) != canonical(c)); // a constant differs
     CHECK(canonical(a) != canonical(d)); // the sharing differs
     CHECK(canonical("(declare-fun val () Int)") == "(declare-fun val () Int)");
+}
+
+// `review` proves a built-in image in the background while the other one
+// compiles, and cancels those proofs when the build fails: a cancelled
+// proof, and every job not yet started, is UNKNOWN "cancelled", never
+// PROVED; without the flag the same jobs are proved.
+TEST_CASE("run_matrix: a cancelled run proves nothing and says so", "[kernel-invariants]") {
+    const sc::Variant *k = find_subject("linux-6.1");
+    REQUIRE(k != nullptr);
+    const sc::proofs::InvariantInfo *i = find_invariant("pelt.time_accounted");
+    REQUIRE(i != nullptr);
+    const std::vector<sc::proofs::Job> jobs = {{k, i, sc::Arch::ilp32}, {k, i, sc::Arch::lp64}};
+    std::atomic<bool> cancel{true};
+    sc::proofs::ProveOptions opt;
+    opt.cancel = &cancel;
+    for (const auto &r : sc::proofs::run_matrix(jobs, opt, 2)) {
+        CHECK(r.verdict == Verdict::UNKNOWN);
+        CHECK(r.reason == "cancelled");
+        CHECK(r.variant == "linux-6.1");
+        CHECK(r.invariant == "pelt.time_accounted");
+    }
+    // A proof that starts and then sees the flag stops before its next case.
+    sc::proofs::ProofResult r = i->prove(*k, sc::Arch::lp64, opt);
+    CHECK(r.verdict == Verdict::UNKNOWN);
+    CHECK(r.reason == "cancelled");
+    cancel = false;
+    for (const auto &r2 : sc::proofs::run_matrix(jobs, opt, 2))
+        CHECK(r2.verdict == Verdict::PROVED);
 }
