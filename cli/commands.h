@@ -35,6 +35,7 @@ struct ReviewArgs {
     unsigned timeout_ms = 10000;
     unsigned jobs = 0;
     bool json = false;
+    bool all_invariants = false; // also those too slow for a review (pelt.load_bounded)
 };
 // cli/review.cpp
 int cmd_review(const ReviewArgs &a);

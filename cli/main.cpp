@@ -129,6 +129,8 @@ int main(int argc, char **argv) {
     review->add_option("--timeout-ms", ra.timeout_ms, "per solver query (default 10000)")->check(CLI::Range(1u, 3600000u));
     review->add_option("--jobs", ra.jobs, "parallel proofs (default: one per core)")->check(CLI::Range(1u, 4096u));
     review->add_flag("--json", ra.json, "print JSON");
+    review->add_flag("--all-invariants", ra.all_invariants,
+                     "also prove the invariants left out for speed (pelt.load_bounded: minutes per image)");
 
     auto known = [&](const std::string &name) {
         for (const CLI::App *sub : app.get_subcommands({}))

@@ -253,7 +253,7 @@ int cmd_review(const ReviewArgs &a) {
             return;
         const Variant &v = add_plugin_subject(b->oracle(), odir); // built in: nothing is loaded
         for (const InvariantInfo *i : plan_of(imgs[0], imgs[1]).candidates)
-            if (i->in_review && i->applies(v))
+            if ((i->in_review || a.all_invariants) && i->applies(v))
                 for (Arch ar : {Arch::ilp32, Arch::lp64})
                     early_jobs.push_back({&v, i, ar});
         longest_first(early_jobs, b->builtin == "linux-6.1" ? "6.1" : "6.12");
@@ -304,8 +304,8 @@ int cmd_review(const ReviewArgs &a) {
         if (!on_pre && !on_post)
             continue;
         // Too slow for a review (InvariantInfo::in_review): left to
-        // `prove --oracle`, and the review says so.
-        if (!i.in_review) {
+        // `prove --oracle` or --all-invariants, and the review says so.
+        if (!i.in_review && !a.all_invariants) {
             not_run.push_back(i.id);
             continue;
         }
@@ -450,8 +450,8 @@ int cmd_review(const ReviewArgs &a) {
                          "fix(es), {} other change(s).",
                          results.size() / 2, invs.size(), nreg, nfix, changes.size() - nreg - nfix));
     for (const std::string &id : not_run)
-        line(fmt::format("Not proved here (minutes per image): {}; run `schedcheck prove --oracle NAME "
-                         "--invariant {}` on each image.",
+        line(fmt::format("Not proved here (minutes per image): {}; review again with --all-invariants, or "
+                         "run `schedcheck prove --oracle NAME --invariant {}` on each image.",
                          id, id));
     doc["not_proved"] = not_run;
     json jchanges = json::array();
@@ -495,6 +495,22 @@ int cmd_review(const ReviewArgs &a) {
         jchanges.push_back(jc);
     }
     doc["changes"] = jchanges;
+    // Every proof of the review, changed or not: its verdict on each image
+    // (null where the invariant does not apply to that image).
+    json jproofs = json::array();
+    for (const InvariantInfo *i : invs)
+        for (Arch ar : {Arch::ilp32, Arch::lp64}) {
+            auto side = [&](const std::map<std::pair<std::string, int>, ProofResult> &m) -> json {
+                auto it = m.find({i->id, static_cast<int>(ar)});
+                if (it == m.end())
+                    return nullptr;
+                return {{"verdict", verdict_word(it->second)}, {"reason", it->second.reason},
+                        {"seconds", it->second.seconds}};
+            };
+            jproofs.push_back({{"invariant", i->id}, {"arch", arch_name(ar)}, {"pre", side(rpre)},
+                               {"post", side(rpost)}});
+        }
+    doc["proofs"] = jproofs;
 
     text += "\n";
     line(fn_changes.empty() && !refs.empty() ? "Function by function (lp64): no extracted function behaves differently "
