@@ -355,6 +355,30 @@ TEST_CASE("review: text output, --out, a patch that changes nothing modelled, ba
     CHECK(notree.out.find("nowhere") != std::string::npos);
 }
 
+// A patched image whose code no longer compiles against the shims (a
+// call with one argument too many): exit 2 naming the image, nothing left
+// in --out.  The unpatched image runs on the built-in linux-6.1, so its
+// proofs were started while the other compiled; they are cancelled, and
+// the review ends with the error rather than with their verdicts.
+TEST_CASE("review: a patched image that does not compile is bad input, and the early proofs stop", "[review]") {
+    if (!fs::exists(tarball)) {
+        WARN("no " << tarball << ": skipped");
+        return;
+    }
+    Scratch s("nocompile");
+    make_patches(s.dir, "kernel/sched/pelt.c",
+                 "s/sa->load_sum = decay_load(sa->load_sum, periods);/sa->load_sum = decay_load(sa->load_sum, "
+                 "periods, 1);/");
+    const fs::path out = s.dir / "out";
+    Run r = review({"--patch", (s.dir / "forward.patch").string(), "--kernel", tree().string(), "--out",
+                    out.string()});
+    INFO(r.out);
+    CHECK(r.code == 2);
+    CHECK(r.out.find("review-post") != std::string::npos);
+    CHECK(r.out.find("does not compile") != std::string::npos);
+    CHECK(!fs::exists(out));
+}
+
 TEST_CASE("review --fuzz-seconds: a patch that only rewords a comment in a modelled function", "[review]") {
     if (!fs::exists(tarball)) {
         WARN("no " << tarball << ": skipped");
