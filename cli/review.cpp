@@ -320,7 +320,13 @@ int cmd_review(const ReviewArgs &a) {
     longest_first(jobs, ob.version);
     unsigned threads = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
     auto t1 = std::chrono::steady_clock::now();
-    std::vector<ProofResult> results = run_matrix(jobs, opt, threads);
+    // The early proofs may still run: with --jobs 1 they finish first, so
+    // that one proof runs at a time; otherwise the rest start beside them.
+    std::vector<ProofResult> results;
+    if (early.valid() && threads == 1)
+        results = early.get();
+    for (ProofResult &r : run_matrix(jobs, opt, threads))
+        results.push_back(std::move(r));
     if (early.valid())
         for (ProofResult &r : early.get())
             results.push_back(std::move(r));
