@@ -206,12 +206,13 @@ int cmd_review(const ReviewArgs &a) {
         return pl;
     };
 
-    // Longest proof first (by the built-in kernel's recorded time for the
-    // same invariant and width), so that the threads end together and the
-    // early proofs end with short ones.
-    auto longest_first = [](std::vector<Job> &js, const std::string &version) {
+    // Whether the review proves invariant i (the slow ones only when asked).
+    auto proved_here = [&](const InvariantInfo &i) { return i.in_review || a.all_invariants; };
+    // Longest proof first, by the recorded time of the same invariant and
+    // width on the built-in kernel `row` (linux-6.1 or linux-6.12), so that
+    // the threads end together and the early proofs end with short ones.
+    auto longest_first = [](std::vector<Job> &js, const std::string &row) {
         const std::map<std::string, double> &tm = builtin_timings();
-        const std::string row = version.rfind("6.1.", 0) == 0 || version == "6.1" ? "linux-6.1" : "linux-6.12";
         auto cost = [&](const Job &j) {
             auto it = tm.find(job_key(row, j.invariant->id, j.arch));
             return it == tm.end() ? default_cost(tm) : it->second;
@@ -226,6 +227,7 @@ int cmd_review(const ReviewArgs &a) {
     // An image with the code of a built-in oracle needs no compile: its
     // proofs start, on one thread, while the other image compiles (one
     // compiler), and the rest of the review waits for them.
+    const Variant *early_subject = nullptr;
     std::vector<Job> early_jobs;
     std::future<std::vector<ProofResult>> early;
     struct StopEarly { // on the way out with an error: stop them, and wait
@@ -252,11 +254,12 @@ int cmd_review(const ReviewArgs &a) {
         if (!b)
             return;
         const Variant &v = add_plugin_subject(b->oracle(), odir); // built in: nothing is loaded
+        early_subject = &v;
         for (const InvariantInfo *i : plan_of(imgs[0], imgs[1]).candidates)
-            if ((i->in_review || a.all_invariants) && i->applies(v))
+            if (proved_here(*i) && i->applies(v))
                 for (Arch ar : {Arch::ilp32, Arch::lp64})
                     early_jobs.push_back({&v, i, ar});
-        longest_first(early_jobs, b->builtin == "linux-6.1" ? "6.1" : "6.12");
+        longest_first(early_jobs, b->builtin);
         if (!early_jobs.empty())
             early = std::async(std::launch::async, [&] { return run_matrix(early_jobs, opt, 1); });
     };
@@ -293,11 +296,6 @@ int cmd_review(const ReviewArgs &a) {
     std::vector<Job> jobs;
     std::vector<const InvariantInfo *> invs;
     std::vector<std::string> not_run;
-    auto started = [&](const Variant &v, const InvariantInfo &i, Arch ar) {
-        return std::any_of(early_jobs.begin(), early_jobs.end(), [&](const Job &j) {
-            return j.variant == &v && j.invariant == &i && j.arch == ar;
-        });
-    };
     for (const InvariantInfo *ip : plan.candidates) {
         const InvariantInfo &i = *ip;
         bool on_pre = i.applies(pre), on_post = i.applies(post);
@@ -305,19 +303,21 @@ int cmd_review(const ReviewArgs &a) {
             continue;
         // Too slow for a review (InvariantInfo::in_review): left to
         // `prove --oracle` or --all-invariants, and the review says so.
-        if (!i.in_review && !a.all_invariants) {
+        if (!proved_here(i)) {
             not_run.push_back(i.id);
             continue;
         }
         invs.push_back(&i);
+        // The built-in image's jobs, if any, are the early ones: the same
+        // invariants (proved here and applying to it), started already.
         for (Arch ar : {Arch::ilp32, Arch::lp64}) {
-            if (on_pre && !started(pre, i, ar))
+            if (on_pre && &pre != early_subject)
                 jobs.push_back({&pre, &i, ar});
-            if (on_post && !started(post, i, ar))
+            if (on_post && &post != early_subject)
                 jobs.push_back({&post, &i, ar});
         }
     }
-    longest_first(jobs, ob.version);
+    longest_first(jobs, ob.version.rfind("6.1.", 0) == 0 || ob.version == "6.1" ? "linux-6.1" : "linux-6.12");
     unsigned threads = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
     auto t1 = std::chrono::steady_clock::now();
     // The early proofs may still run: with --jobs 1 they finish first, so

@@ -36,6 +36,14 @@ namespace {
 
 const char *tarball = "/usr/src/linux-source-6.1.tar.xz";
 
+// False, with a warning, on a machine without the tarball: the test is skipped.
+bool have_tarball() {
+    if (fs::exists(tarball))
+        return true;
+    WARN("no " << tarball << ": skipped");
+    return false;
+}
+
 struct Tree {
     fs::path dir;
     ~Tree() {
@@ -141,10 +149,8 @@ void check_idle_choice_swapped(const std::string &out, bool forward) {
 // other one's), whose invariants the review does not prove again.
 void regression_and_fix(const std::string &name, const std::string &file, const std::string &sed,
                         const std::string &invariant, const std::string &unchanged, bool idle_choice_swapped = false) {
-    if (!fs::exists(tarball)) {
-        WARN("no " << tarball << ": skipped");
+    if (!have_tarball())
         return;
-    }
     Scratch s(name);
     make_patches(s.dir, file, sed);
     Run fwd = review({"--patch", (s.dir / "forward.patch").string(), "--kernel", tree().string(), "--json"});
@@ -202,10 +208,8 @@ TEST_CASE("review: a lost remainder of the time delta is a pelt.time_accounted r
 // expected file records for linux-6.1 (checked by every `make run`).  The
 // JSON lists every proof on both images, changed or not.
 TEST_CASE("review --all-invariants: pelt.load_bounded is proved on both images", "[review]") {
-    if (!fs::exists(tarball)) {
-        WARN("no " << tarball << ": skipped");
+    if (!have_tarball())
         return;
-    }
     Scratch s("all");
     make_patches(s.dir, "kernel/sched/pelt.c", "s/last_update_time += delta << 10;/last_update_time = now;/");
     Run r = review({"--patch", (s.dir / "forward.patch").string(), "--kernel", tree().string(), "--json",
@@ -244,10 +248,8 @@ TEST_CASE("review: a stale util_est filter is a utilest.filter_sound regression"
 }
 
 TEST_CASE("review: text output, --out, a patch that changes nothing modelled, bad input", "[review]") {
-    if (!fs::exists(tarball)) {
-        WARN("no " << tarball << ": skipped");
+    if (!have_tarball())
         return;
-    }
     Scratch s("text");
     make_patches(s.dir, "kernel/sched/pelt.c", "s/last_update_time += delta << 10;/last_update_time = now;/");
     fs::path out = s.dir / "out";
@@ -361,10 +363,8 @@ TEST_CASE("review: text output, --out, a patch that changes nothing modelled, ba
 // proofs were started while the other compiled; they are cancelled, and
 // the review ends with the error rather than with their verdicts.
 TEST_CASE("review: a patched image that does not compile is bad input, and the early proofs stop", "[review]") {
-    if (!fs::exists(tarball)) {
-        WARN("no " << tarball << ": skipped");
+    if (!have_tarball())
         return;
-    }
     Scratch s("nocompile");
     make_patches(s.dir, "kernel/sched/pelt.c",
                  "s/sa->load_sum = decay_load(sa->load_sum, periods);/sa->load_sum = decay_load(sa->load_sum, "
@@ -380,10 +380,8 @@ TEST_CASE("review: a patched image that does not compile is bad input, and the e
 }
 
 TEST_CASE("review --fuzz-seconds: a patch that only rewords a comment in a modelled function", "[review]") {
-    if (!fs::exists(tarball)) {
-        WARN("no " << tarball << ": skipped");
+    if (!have_tarball())
         return;
-    }
     // The code the oracles are built from changes (the comment is kept in
     // it), so the review compares and fuzzes; nothing may differ.  The
     // definitions' tokens are the same, so no invariant is proved again.
@@ -407,10 +405,8 @@ TEST_CASE("review --fuzz-seconds: a patch that only rewords a comment in a model
 }
 
 TEST_CASE("review: a patch to wake_affine_idle() alone lists the function and proves nothing again", "[review]") {
-    if (!fs::exists(tarball)) {
-        WARN("no " << tarball << ": skipped");
+    if (!have_tarball())
         return;
-    }
     Scratch s("idlechoice");
     make_patches(s.dir, "kernel/sched/fair.c",
                  "s/available_idle_cpu(prev_cpu) ? prev_cpu : this_cpu/available_idle_cpu(prev_cpu) ? this_cpu : "
