@@ -13,8 +13,8 @@
 #include "oracle/extract.h"
 #include "oracle/kernel_source.h"
 #include "oracle/pelt_codegen.h"
-#include "proofs/kernel_invariants.h"
-#include "proofs/shard.h"
+#include "proofs/kernel/kernel_invariants.h"
+#include "proofs/report/shard.h"
 #include "ref/variants.h"
 
 namespace sc::cli {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "proofs/expected.h"
+#include "proofs/report/expected.h"
 #include "proofs/invariant.h"
 
 namespace sc::cli {

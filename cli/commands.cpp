@@ -16,17 +16,17 @@
 #include "oracle/extract.h"
 #include "oracle/process.h"
 #include "proofs/domain.h"
-#include "proofs/equiv.h"
-#include "proofs/expected.h"
-#include "proofs/input_file.h"
-#include "proofs/query_cache.h"
-#include "proofs/kernel_invariants.h"
-#include "proofs/matrix.h"
-#include "proofs/oracle_manifest.h"
-#include "proofs/oracle_plugin.h"
-#include "proofs/report.h"
-#include "proofs/reproducer.h"
-#include "proofs/shard.h"
+#include "proofs/equiv/equiv.h"
+#include "proofs/report/expected.h"
+#include "proofs/report/input_file.h"
+#include "proofs/engine/query_cache.h"
+#include "proofs/kernel/kernel_invariants.h"
+#include "proofs/engine/matrix.h"
+#include "proofs/kernel/oracle_manifest.h"
+#include "proofs/kernel/oracle_plugin.h"
+#include "proofs/report/report.h"
+#include "proofs/report/reproducer.h"
+#include "proofs/report/shard.h"
 #include "cli/ci_formats.h"
 #include "ref/variants.h"
 #include "sim/svg.h"
@@ -71,7 +71,7 @@ int cmd_invariants(bool as_json) {
 }
 
 namespace {
-// Every file a user names is read through proofs/input_file.h: regular
+// Every file a user names is read through proofs/report/input_file.h: regular
 // files only, each kind with its size cap.
 std::string read_file(const std::string &path, InputKind kind) { return read_input_file(path, kind); }
 } // namespace
@@ -867,7 +867,7 @@ int cmd_oracle_list(bool as_json, const std::string &oracle_dir) {
     if (std::filesystem::is_directory(oracle_dir, ec))
         for (const auto &e : std::filesystem::directory_iterator(oracle_dir, ec))
             if (e.path().extension() == ".json") {
-                // A manifest (proofs/oracle_manifest.h) as `oracle build`
+                // A manifest (proofs/kernel/oracle_manifest.h) as `oracle build`
                 // writes it; other JSON files are skipped.
                 std::string path = e.path().string();
                 try {

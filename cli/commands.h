@@ -23,7 +23,7 @@ struct ProveArgs {
     std::string out;      // write reports and reproducers here
     std::string corpus;   // also store reproducers here (never overwriting)
     std::string expected; // an expected-verdict file instead of the built-in one
-    std::string shard;    // "I/N": run only part I of N (proofs/shard.h)
+    std::string shard;    // "I/N": run only part I of N (proofs/report/shard.h)
     std::string junit, sarif; // write JUnit XML / SARIF 2.1.0 here
     std::string write_timings; // write each proof's seconds as a timing file here
 };

@@ -8,7 +8,7 @@
 #include "cli/simulate.h"
 #include "oracle/process.h"
 #include "proofs/invariant.h"
-#include "proofs/kernel_invariants.h"
+#include "proofs/kernel/kernel_invariants.h"
 
 int main(int argc, char **argv) {
     using namespace sc::cli;

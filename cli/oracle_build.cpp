@@ -14,7 +14,7 @@
 //                              symbol prefixed by that namespace, so that
 //                              libraries of several versions link together
 //   NAME.so                    a plug-in `schedcheck equiv --oracle NAME`
-//                              loads (proofs/oracle_plugin.h)
+//                              loads (proofs/kernel/oracle_plugin.h)
 //   NAME-differential          the differential fuzzer (fuzz/differential.cpp)
 //                              against this oracle, when clang++ is there
 //   NAME.json                  what was extracted, from where
@@ -41,11 +41,11 @@
 #include "oracle/kernel_source.h"
 #include "oracle/pelt_codegen.h"
 #include "oracle/process.h"
-#include "proofs/builtin_images.h"
-#include "proofs/equiv.h"
-#include "proofs/input_file.h"
+#include "proofs/kernel/builtin_images.h"
+#include "proofs/equiv/equiv.h"
+#include "proofs/report/input_file.h"
 #include "proofs/invariant.h"
-#include "proofs/oracle_plugin.h"
+#include "proofs/kernel/oracle_plugin.h"
 
 namespace fs = std::filesystem;
 
@@ -189,15 +189,15 @@ void compile_all(const fs::path &dir, std::vector<Job> &jobs) {
     side_by_side(jobs.size(), [&](std::size_t k) { jobs[k].out = compile(dir, jobs[k].argv, jobs[k].first, jobs[k].log); });
 }
 
-// The plug-in's entry points (proofs/oracle_plugin.h), in three translation
+// The plug-in's entry points (proofs/kernel/oracle_plugin.h), in three translation
 // units compiled side by side: the invariants (plugin_prove.h, about 48 s of
 // compiler time at -O1), the equivalence cases (about 31 s) and the
 // simulation (4 s).  The solver glue comes from the schedcheck binary that
 // loads the plug-in.
 std::vector<std::pair<std::string, std::string>> plugin_parts(const std::string &name, const std::string &ns) {
-    const std::string head = "#include \"" + name + ".h\"\n#include \"proofs/oracle_plugin.h\"\n";
+    const std::string head = "#include \"" + name + ".h\"\n#include \"proofs/kernel/oracle_plugin.h\"\n";
     return {
-        {"prove", head + "#include \"proofs/plugin_prove.h\"\n"
+        {"prove", head + "#include \"proofs/kernel/plugin_prove.h\"\n"
                   "using Impl = sc::proofs::PluginImpl<" + ns + "::kernel, " + ns + "::split_util_est>;\n"
                   "extern \"C\" unsigned schedcheck_oracle_abi_v1() { return sc::proofs::plugin_abi(); }\n"
                   "extern \"C\" int schedcheck_oracle_applies_v1(const char *i) { return Impl::applies(i); }\n"
@@ -210,7 +210,7 @@ std::vector<std::pair<std::string, std::string>> plugin_parts(const std::string 
                   "extern \"C\" int schedcheck_oracle_run_v1(const sc::proofs::TaskRun *r,\n"
                   "    std::vector<sc::proofs::TaskSnapshot> *o, std::string *e) {\n"
                   "    return Impl::run(r, o, e);\n}\n"},
-        {"equiv", head + "#include \"proofs/equiv_kernel_cases.h\"\n"
+        {"equiv", head + "#include \"proofs/equiv/equiv_kernel_cases.h\"\n"
                   "extern \"C\" int schedcheck_oracle_equiv_v1(sc::proofs::EquivResult *r, const sc::Variant *v,\n"
                   "                                          unsigned t, std::string *e) {\n"
                   "    return sc::proofs::plugin_equiv<" + ns + "::kernel, " + ns + "::split_util_est>(r, v, t, e);\n}\n"},
@@ -378,7 +378,7 @@ OracleBuild build_oracles(const std::string &kernel_arg, const std::string &patc
                     {base + "-post", {"", "", src.version, "extracted from " + kernel + " with " + patch, post}});
             }
         } else {
-            // Regular files only, at most patch_max_bytes (proofs/input_file.h).
+            // Regular files only, at most patch_max_bytes (proofs/report/input_file.h).
             oracle::Series s = oracle::parse_series(proofs::read_input_file(patch, proofs::InputKind::patch), patch);
             std::string base = name_arg.empty() ? fs::path(patch).stem().string() : name_arg;
             origin = patch;

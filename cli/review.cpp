@@ -5,7 +5,7 @@
 //     private directory, removed at the end.
 //  2. Every pelt and utilest invariant that applies is proved on both, in
 //     both data models (the plug-ins run the invariant texts of
-//     proofs/kernel_entries.h on their own code), except a family whose
+//     proofs/kernel/kernel_entries.h on their own code), except a family whose
 //     definitions the patch leaves as they were.
 //  3. A verdict that changed is a regression (PROVED before, COUNTEREXAMPLE
 //     or a broken induction step after) or a fix (the reverse); a regression's
@@ -41,15 +41,15 @@
 #include "cli/reply_mail.h"
 #include "cli/review_fuzz.h"
 #include "oracle/process.h"
-#include "proofs/builtin_images.h"
-#include "proofs/equiv.h"
-#include "proofs/input_file.h"
-#include "proofs/kernel_invariants.h"
-#include "proofs/matrix.h"
-#include "proofs/oracle_plugin.h"
-#include "proofs/report.h"
-#include "proofs/reproducer.h"
-#include "proofs/shard.h"
+#include "proofs/kernel/builtin_images.h"
+#include "proofs/equiv/equiv.h"
+#include "proofs/report/input_file.h"
+#include "proofs/kernel/kernel_invariants.h"
+#include "proofs/engine/matrix.h"
+#include "proofs/kernel/oracle_plugin.h"
+#include "proofs/report/report.h"
+#include "proofs/report/reproducer.h"
+#include "proofs/report/shard.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "proofs/builtin_images.h"
+#include "proofs/kernel/builtin_images.h"
 #include "proofs/invariant.h"
 
 namespace sc::cli {

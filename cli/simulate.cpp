@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "oracle/process.h"
-#include "proofs/input_file.h"
+#include "proofs/report/input_file.h"
 #include "proofs/invariant.h"
 #include "sim/simulate.h"
 #include "sim/svg.h"

@@ -20,9 +20,9 @@
 
 #include "fuzz/cpuload_bytes.h"
 #include "proofs/domain.h"
-#include "proofs/input_file.h"
+#include "proofs/report/input_file.h"
 #include "proofs/invariant.h"
-#include "proofs/reproducer.h"
+#include "proofs/report/reproducer.h"
 #include "ref/checked.h"
 #include "ref/variants.h"
 

@@ -4,7 +4,7 @@
 // one sequence of operations on one task.  libFuzzer entry point; the AFL++
 // build links the same file against afl's libAFLDriver.
 //
-// The equivalence proofs (proofs/equiv_kernel_cases.h) compare each function on
+// The equivalence proofs (proofs/equiv/equiv_kernel_cases.h) compare each function on
 // its own; this harness checks the composition: the task's sched_avg is the
 // one state that the PELT updates write and util_est reads, as in the
 // kernel, and the whole state is compared after every step.
@@ -40,7 +40,7 @@
 #include "oracle_gen/linux_6_12.h"
 #endif
 #include "fuzz/harness_io.h"
-#include "proofs/kernel_state.h"
+#include "proofs/kernel/kernel_state.h"
 #include "ref/kernel.h"
 #include "ref/pelt.h"
 #include "ref/util_est.h"

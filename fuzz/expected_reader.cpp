@@ -1,4 +1,4 @@
-// libFuzzer harness: the expected-verdict reader (proofs/expected.h), as
+// libFuzzer harness: the expected-verdict reader (proofs/report/expected.h), as
 // `schedcheck prove --expected FILE` uses it, on arbitrary bytes.
 //
 // What counts as a bug (the harness aborts):
@@ -17,9 +17,9 @@
 #include <string>
 #include <tuple>
 
-#include "proofs/expected.h"
+#include "proofs/report/expected.h"
 #include "proofs/invariant.h"
-#include "proofs/kernel_invariants.h"
+#include "proofs/kernel/kernel_invariants.h"
 
 namespace {
 

@@ -26,7 +26,7 @@
 #include "fuzz/harness_io.h"
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
-#include "proofs/kernel_state.h"
+#include "proofs/kernel/kernel_state.h"
 #include "ref/idle_balance.h"
 #include "ref/kernel.h"
 

@@ -1,5 +1,5 @@
 // libFuzzer harness: points of the proofs' domains, replayed on the concrete
-// implementation (proofs/case_points.h).
+// implementation (proofs/engine/case_points.h).
 //
 // Every proof of the built-in matrix whose cases can be listed (pelt,
 // utilest and the cfs_rq moves on the variants and both kernels; idlebal;
@@ -28,7 +28,7 @@
 #include <string>
 
 #include "fuzz/harness_io.h"
-#include "proofs/case_points.h"
+#include "proofs/engine/case_points.h"
 
 namespace cp = sc::proofs::case_points;
 

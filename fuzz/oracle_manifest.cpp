@@ -1,4 +1,4 @@
-// libFuzzer harness: the oracle manifest reader (proofs/oracle_manifest.h),
+// libFuzzer harness: the oracle manifest reader (proofs/kernel/oracle_manifest.h),
 // as `oracle list` and every plug-in load use it, on arbitrary bytes.
 //
 // What counts as a bug (the harness aborts):
@@ -17,8 +17,8 @@
 #include <string>
 
 #include "proofs/invariant.h"
-#include "proofs/oracle_manifest.h"
-#include "proofs/oracle_plugin.h"
+#include "proofs/kernel/oracle_manifest.h"
+#include "proofs/kernel/oracle_plugin.h"
 
 namespace {
 

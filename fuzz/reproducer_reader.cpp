@@ -1,7 +1,7 @@
 // libFuzzer harness: the reproducer reader, as `schedcheck replay` and
 // `explain` use it, on arbitrary bytes.
 //
-//   parse_reproducer (proofs/reproducer.h, proofs/input_file.h): JSON with
+//   parse_reproducer (proofs/report/reproducer.h, proofs/report/input_file.h): JSON with
 //   the depth, NUL-byte and duplicate-key checks, the header, the inputs,
 //   and the cpuload scenario with every field's range;
 //   then, for what it accepts, the replay on the concrete reference and the
@@ -27,8 +27,8 @@
 #include <string>
 
 #include "proofs/invariant.h"
-#include "proofs/report.h"
-#include "proofs/reproducer.h"
+#include "proofs/report/report.h"
+#include "proofs/report/reproducer.h"
 
 namespace {
 

@@ -36,7 +36,7 @@
 #include "fuzz/harness_io.h"
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
-#include "proofs/kernel_state.h"
+#include "proofs/kernel/kernel_state.h"
 #include "ref/kernel.h"
 #include "ref/wake_affine.h"
 
@@ -139,7 +139,7 @@ struct Decision {
 }
 
 // The kernel's decision on the same wake-up (its view set up by
-// proofs/kernel_state.h), with no delayed-dequeue task on this_cpu.
+// proofs/kernel/kernel_state.h), with no delayed-dequeue task on this_cpu.
 template <template <class> class KT, class A>
 Decision decide_kernel(const wa::wake_env<A> &e, const wa::knobs<A> &kn) {
     using K = KT<A>;

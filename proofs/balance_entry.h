@@ -1,6 +1,6 @@
 // The catalogue entry of an idlebal or wakeaffine invariant: the dispatch
 // from a registry entry (Variant::code) to the template instance the engine
-// (proofs/kprop_engine.h) runs.  Included by one .cpp file per family, so
+// (proofs/engine/kprop_engine.h) runs.  Included by one .cpp file per family, so
 // that the two families' many instances compile in parallel.
 #pragma once
 #include <map>
@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "proofs/kprop_engine.h"
+#include "proofs/engine/kprop_engine.h"
 
 namespace sc::proofs::balance_detail {
 

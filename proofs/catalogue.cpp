@@ -1,7 +1,7 @@
 #include "proofs/balance_invariants.h"
 #include "proofs/cpuload_invariants.h"
 #include "proofs/invariant.h"
-#include "proofs/kernel_invariants.h"
+#include "proofs/kernel/kernel_invariants.h"
 
 namespace sc::proofs {
 

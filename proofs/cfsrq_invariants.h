@@ -1,7 +1,7 @@
 // The invariants of the PELT moves between a task and its cfs_rq
 // (ref/pelt_cfs.h): attach/detach, enqueue/dequeue_load_avg, the
 // removed-load path of update_cfs_rq_load_avg() and a new task's start
-// values.  Written against the interface of proofs/kernel_iface.h
+// values.  Written against the interface of proofs/kernel/kernel_iface.h
 // (I::cfs_moves); they apply to the 6.x shapes only.
 //
 // The state domain, the same for all three (stated in each verdict):

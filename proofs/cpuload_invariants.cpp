@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "proofs/cpuload_fast.h"
-#include "proofs/engine.h"
+#include "proofs/engine/engine.h"
 
 namespace sc::proofs::cpuload_inv {
 

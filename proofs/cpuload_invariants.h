@@ -1,6 +1,6 @@
 // The cpuload invariant catalogue.  Each invariant is
 //  - a set of cases (concrete splits of small-domain inputs),
-//  - a scenario builder with named, ranged holes (proofs/inputs.h),
+//  - a scenario builder with named, ranged holes (proofs/engine/inputs.h),
 //  - checks over a scenario and its trace (proofs/invariant.h).
 // The same builder and checks serve the proof (symbolic words), the replay
 // of a reproducer and the fuzzer (concrete words).

@@ -1,12 +1,12 @@
 // The idlebal invariants in the catalogue (seed 002), on every reference
 // variant of the family and on the built-in kernel oracles' own
-// update_avg() and update_newidle_cost() (proofs/idlebal_kernel.h).
+// update_avg() and update_newidle_cost() (proofs/kernel/idlebal_kernel.h).
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
 #include "proofs/balance_entry.h"
 #include "proofs/balance_invariants.h"
 #include "proofs/idlebal_invariants.h"
-#include "proofs/idlebal_kernel.h"
+#include "proofs/kernel/idlebal_kernel.h"
 
 namespace sc::proofs {
 

@@ -121,7 +121,7 @@ struct InvariantInfo {
     // the review names it as not proved there and leaves it to `prove`.
     bool in_review = true;
     // The cases a proof of it on (variant, arch) explores, each with the
-    // inputs it declares and their ranges (proofs/case_points.h), or null
+    // inputs it declares and their ranges (proofs/engine/case_points.h), or null
     // where none can be listed (an oracle plug-in).
     std::vector<CaseInputs> (*cases)(const Variant &, Arch) = nullptr;
 };

@@ -1,5 +1,5 @@
 // The PELT invariants, written once against the kernel-shaped interface
-// (proofs/kernel_iface.h): I::on<A>::update_load_avg() and decay_load().
+// (proofs/kernel/kernel_iface.h): I::on<A>::update_load_avg() and decay_load().
 // Each runs on a reference variant and on a kernel oracle alike.
 //
 // Both hold for every state: they need no hypothesis and no induction, so
@@ -16,9 +16,9 @@
 
 #include <fmt/format.h>
 
-#include "proofs/double_width.h"
-#include "proofs/kprop_engine.h"
-#include "proofs/kernel_iface.h"
+#include "proofs/engine/double_width.h"
+#include "proofs/engine/kprop_engine.h"
+#include "proofs/kernel/kernel_iface.h"
 
 namespace sc::proofs::pelt_inv {
 
@@ -753,7 +753,7 @@ struct LoadBounded {
 // ---------------------------------------------------------------------------
 // pelt.no_overflow: no wrap changes a result.  One task update runs twice
 // on the same state and inputs: at the kernel's widths, and with every
-// type twice as wide (proofs/double_width.h).  Each field of the new
+// type twice as wide (proofs/engine/double_width.h).  Each field of the new
 // sched_avg and the return value must come out the same, and fit its type.
 // 6.x's `(u32)delta`, read only when delta < 1024, wraps harmlessly and
 // passes; a sum or average that loses its top bits fails.

@@ -1,5 +1,5 @@
 // One task's life as a sequence of kernel calls, run concretely on any
-// implementation of the pelt and utilest interfaces (proofs/kernel_iface.h):
+// implementation of the pelt and utilest interfaces (proofs/kernel/kernel_iface.h):
 // the PELT update of the task's sched_avg (__update_load_avg_se() of 6.x:
 // the sums, then, when a period boundary was crossed, the averages and
 // cfs_se_util_change()), and util_est's enqueue, dequeue and update at
@@ -8,7 +8,7 @@
 // --fuzz-seconds`) can be compared step by step.
 //
 // Header-only: an oracle plug-in instantiates it with its own kernel class
-// (proofs/plugin_prove.h), the host with nothing; only the plain structs
+// (proofs/kernel/plugin_prove.h), the host with nothing; only the plain structs
 // below cross the plug-in boundary.
 #pragma once
 #include <array>
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "proofs/kernel_iface.h"
+#include "proofs/kernel/kernel_iface.h"
 
 namespace sc::proofs {
 

@@ -1,5 +1,5 @@
 // The util_est invariants, written once against the kernel-shaped
-// interface (proofs/kernel_iface.h): _task_util_est(), task_util_est(),
+// interface (proofs/kernel/kernel_iface.h): _task_util_est(), task_util_est(),
 // util_est_enqueue(), util_est_dequeue() and, from 6.x on,
 // util_est_update().  Each runs on a reference variant and on a kernel
 // oracle alike.  The functions are loop-free: every case is explored
@@ -10,9 +10,9 @@
 // the UTIL_AVG_UNCHANGED flag where the version keeps the flag in it (6.1's
 // enqueued, 6.12's single word), the whole word otherwise.
 #pragma once
-#include "proofs/double_width.h"
-#include "proofs/kernel_iface.h"
-#include "proofs/kprop_engine.h"
+#include "proofs/engine/double_width.h"
+#include "proofs/kernel/kernel_iface.h"
+#include "proofs/engine/kprop_engine.h"
 #include "proofs/pelt_invariants.h"
 
 namespace sc::proofs::utilest_inv {
@@ -346,7 +346,7 @@ struct FilterSound {
 // utilest.no_overflow: no wrap changes a result.  A task's activation,
 // enqueue, dequeue and the end of the activation (6.x util_est_update(),
 // bellasi's sleeping dequeue), runs twice on the same inputs: at the
-// kernel's widths and with every type twice as wide (proofs/double_width.h).
+// kernel's widths and with every type twice as wide (proofs/engine/double_width.h).
 // The runqueue's sum after each call, the task's estimate words and what
 // the readers return must come out the same and fit their types.  6.1's
 // `ue.enqueued - ue.ewma` wraps in u32 whenever the sample is below the

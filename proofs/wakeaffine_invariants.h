@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "proofs/kprop_engine.h"
+#include "proofs/engine/kprop_engine.h"
 #include "proofs/pelt_invariants.h"
 #include "ref/wake_affine.h"
 

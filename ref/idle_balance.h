@@ -238,7 +238,7 @@ bool update_newidle_cost(sched_domain<A> &sd, typename A::u64 cost, typename A::
 
 // The leaf functions the walks below call (update_rq_avg_idle(),
 // idle_balance(), rebalance_domains()): by default this file's own.  A walk
-// takes another set as its last template argument; proofs/idlebal_kernel.h
+// takes another set as its last template argument; proofs/kernel/idlebal_kernel.h
 // passes an extracted kernel's update_avg() and update_newidle_cost(), so
 // that an invariant stated over the walk runs on the kernel's arithmetic.
 template <version V> struct ref_leaves {

@@ -1,5 +1,5 @@
 // The body of an oracle plug-in's simulate entry point
-// (proofs/oracle_plugin.h): `schedcheck simulate --oracle NAME
+// (proofs/kernel/oracle_plugin.h): `schedcheck simulate --oracle NAME
 // --oracle-dir DIR` runs the workload on the plug-in's own kernel class,
 // through the same event loop as a built-in oracle (sim/run_model.h).
 // Exceptions do not cross the plug-in boundary: 0 done, 2 bad input, 3
@@ -7,7 +7,7 @@
 #pragma once
 #include <string>
 
-#include "proofs/oracle_plugin.h"
+#include "proofs/kernel/oracle_plugin.h"
 #include "sim/run_model.h"
 
 namespace sc::sim {

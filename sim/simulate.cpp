@@ -7,9 +7,9 @@
 
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
-#include "proofs/input_file.h"
+#include "proofs/report/input_file.h"
 #include "proofs/invariant.h"
-#include "proofs/oracle_plugin.h"
+#include "proofs/kernel/oracle_plugin.h"
 #include "ref/pelt.h"
 #include "ref/util_est.h"
 #include "ref/variants.h"

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "proofs/input_file.h"
+#include "proofs/report/input_file.h"
 #include "proofs/invariant.h"
 
 namespace sc::sim {

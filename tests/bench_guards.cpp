@@ -1,4 +1,4 @@
-// `make bench`, the cost of the input and output guards (proofs/input_file.h)
+// `make bench`, the cost of the input and output guards (proofs/report/input_file.h)
 // against the plain library calls they wrap, in one run:
 //   reading: read_input_file() (a regular file, size-capped) and
 //     parse_json_document() (depth cap, NUL and duplicate-key checks, the
@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "proofs/input_file.h"
+#include "proofs/report/input_file.h"
 
 namespace fs = std::filesystem;
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "oracle_gen/linux_6_1.h"
-#include "proofs/equiv.h"
+#include "proofs/equiv/equiv.h"
 #include "ref/idle_balance.h"
 #include "ref/pelt.h"
 #include "ref/util_est.h"

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <thread>
 
-#include "proofs/equiv.h"
-#include "proofs/matrix.h"
+#include "proofs/equiv/equiv.h"
+#include "proofs/engine/matrix.h"
 
 namespace {
 

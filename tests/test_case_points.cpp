@@ -1,5 +1,5 @@
 // Points of the proofs' domains replayed on the concrete code
-// (proofs/case_points.h): the listed cases match what the invariants state,
+// (proofs/engine/case_points.h): the listed cases match what the invariants state,
 // the value picker hits the corners it promises, and no sampled point
 // breaks a proof the expected file marks PROVED.
 #include <catch2/catch.hpp>
@@ -10,7 +10,7 @@
 #include <set>
 #include <string>
 
-#include "proofs/case_points.h"
+#include "proofs/engine/case_points.h"
 
 namespace cp = sc::proofs::case_points;
 using sc::proofs::Verdict;

@@ -12,8 +12,8 @@
 
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
-#include "proofs/kernel_entries.h"
-#include "proofs/kernel_invariants.h"
+#include "proofs/kernel/kernel_entries.h"
+#include "proofs/kernel/kernel_invariants.h"
 
 namespace fs = std::filesystem;
 using sc::proofs::find_invariant;

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/ci_formats.h"
-#include "proofs/matrix.h"
-#include "proofs/shard.h"
+#include "proofs/engine/matrix.h"
+#include "proofs/report/shard.h"
 #include "tests/shell.h"
 
 namespace fs = std::filesystem;

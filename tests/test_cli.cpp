@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "proofs/expected.h"
-#include "proofs/matrix.h"
+#include "proofs/report/expected.h"
+#include "proofs/engine/matrix.h"
 #include "tests/shell.h"
 
 namespace fs = std::filesystem;

@@ -3,7 +3,7 @@
 // PROVED.
 #include <catch2/catch.hpp>
 
-#include "proofs/engine.h"
+#include "proofs/engine/engine.h"
 
 using namespace sc;
 using namespace sc::proofs;

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "oracle_gen/seed000.h"
-#include "proofs/equiv.h"
+#include "proofs/equiv/equiv.h"
 #include "proofs/invariant.h"
 
 using namespace sc;

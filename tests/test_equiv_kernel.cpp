@@ -7,7 +7,7 @@
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
 #include "proofs/decay_table.h"
-#include "proofs/equiv.h"
+#include "proofs/equiv/equiv.h"
 #include "proofs/invariant.h"
 
 using namespace sc;

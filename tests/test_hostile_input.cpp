@@ -4,7 +4,7 @@
 // checks the exit code (2: bad input, never a crash, never 0 or 1 for
 // nonsense) and that the message names the problem and stays short.
 //
-// The expected messages and limits come from proofs/input_file.h (the
+// The expected messages and limits come from proofs/report/input_file.h (the
 // documented caps) and from the kernel types the fields stand for
 // (int type, int imbalance_pct), not from the program's output.
 #include <catch2/catch.hpp>
@@ -25,7 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "proofs/invariant.h"
-#include "proofs/oracle_manifest.h"
+#include "proofs/kernel/oracle_manifest.h"
 #include "ref/checked.h"
 #include "ref/cpuload_scenario.h"
 #include "tests/shell.h"
@@ -303,7 +303,7 @@ TEST_CASE("hostile: only regular files within their size cap are read", "[hostil
     fs::create_directories(d / "dir.json");
     std::string fifo = (d / "fifo.json").string();
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-    // Caps from proofs/input_file.h: reproducer 16 MB, expected file 1 MB,
+    // Caps from proofs/report/input_file.h: reproducer 16 MB, expected file 1 MB,
     // patch 64 MB.
     std::string repro17 = sparse(d / "17mb.json", 17u << 20);
     std::string repro16 = sparse(d / "16mb.json", 16u << 20); // at the cap: read, then not JSON
@@ -484,7 +484,7 @@ TEST_CASE("hostile: oracle list warns about manifests of the wrong shape and lis
     fs::remove_all(d);
 }
 
-// One reader for every manifest (proofs/oracle_manifest.h): what oracle list
+// One reader for every manifest (proofs/kernel/oracle_manifest.h): what oracle list
 // accepts is what a plug-in load accepts, under the same JSON limits.
 TEST_CASE("hostile: the oracle manifest reader names the field and the file", "[hostile][oracle]") {
     using sc::proofs::parse_oracle_manifest;

@@ -19,13 +19,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "proofs/expected.h"
+#include "proofs/report/expected.h"
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
 #include "proofs/idlebal_invariants.h"
-#include "proofs/idlebal_kernel.h"
-#include "proofs/kernel_invariants.h"
-#include "proofs/reproducer.h"
+#include "proofs/kernel/idlebal_kernel.h"
+#include "proofs/kernel/kernel_invariants.h"
+#include "proofs/report/reproducer.h"
 #include "tests/shell.h"
 
 namespace fs = std::filesystem;

@@ -11,12 +11,12 @@
 
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
-#include "proofs/expected.h"
-#include "proofs/kernel_iface.h"
-#include "proofs/query_cache.h"
-#include "proofs/kernel_invariants.h"
-#include "proofs/matrix.h"
-#include "proofs/reproducer.h"
+#include "proofs/report/expected.h"
+#include "proofs/kernel/kernel_iface.h"
+#include "proofs/engine/query_cache.h"
+#include "proofs/kernel/kernel_invariants.h"
+#include "proofs/engine/matrix.h"
+#include "proofs/report/reproducer.h"
 #include "tests/shell.h"
 
 namespace fs = std::filesystem;

@@ -7,8 +7,8 @@
 
 #include <random>
 
-#include "proofs/double_width.h"
-#include "proofs/kernel_invariants.h"
+#include "proofs/engine/double_width.h"
+#include "proofs/kernel/kernel_invariants.h"
 #include "proofs/pelt_invariants.h"
 #include "proofs/utilest_invariants.h"
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "proofs/oracle_plugin.h"
+#include "proofs/kernel/oracle_plugin.h"
 #include "tests/shell.h"
 
 namespace fs = std::filesystem;

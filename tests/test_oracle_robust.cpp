@@ -29,7 +29,7 @@
 #include "oracle/patch.h"
 #include "oracle/pelt_codegen.h"
 #include "oracle/tokens.h"
-#include "proofs/builtin_images.h"
+#include "proofs/kernel/builtin_images.h"
 #include "tests/shell.h"
 
 using namespace sc::oracle;

@@ -27,7 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "proofs/expected.h"
+#include "proofs/report/expected.h"
 #include "tests/shell.h"
 
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "proofs/kernel_invariants.h"
+#include "proofs/kernel/kernel_invariants.h"
 #include "proofs/pelt_invariants.h"
 
 using sc::proofs::find_invariant;

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "proofs/kernel_invariants.h"
+#include "proofs/kernel/kernel_invariants.h"
 #include "proofs/wakeaffine_invariants.h"
 
 using nlohmann::json;

@@ -1,0 +1,671 @@
+// The proof engine for invariants written against the kernel-shaped
+// interface (proofs/kernel/kernel_iface.h): pelt and utilest, on a reference
+// variant or on a kernel oracle alike.
+//
+// An invariant P supplies
+//   static constexpr const char *id;
+//   template <class I> static std::vector<KCase> cases(Arch);
+//   template <class I, class A, class In> static Runner<A> build(In &, const KCase &);
+//   static constexpr bool integer_first;  // try the integer encoding first
+// where I is an implementation (RefPelt<V>, KernelPelt<K>, ...) and build()
+// declares the named inputs of one case and returns the code that runs the
+// implementation on them and states the checks.  The same build() runs on
+// SymInputs (one solver constant per input) and on ConcreteInputs (a
+// model's values), so a counterexample is rebuilt by the code that stated
+// the property.
+//
+// Per case: the domain must be satisfiable (vacuity); the implementation's
+// paths are explored; in the integer encoding every no-wrap obligation is
+// discharged first, and a case where one can fail is redone on bit-vectors
+// (exact machine arithmetic); then per path and per check the solver is
+// asked for domain /\ pc /\ guard /\ not(check).  unsat everywhere (and a
+// reachable guard somewhere) is PROVED; a model is replayed on the concrete
+// implementation and must violate the check there, or it is an internal
+// error; unknown is UNKNOWN with the solver's reason.
+#pragma once
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+#include "model/explorer.h"
+#include "proofs/engine/checks.h"
+#include "proofs/engine/engine.h"
+#include "proofs/engine/inputs.h"
+#include "proofs/invariant.h"
+#include "proofs/engine/query_cache.h"
+#include "proofs/engine/solver_retry.h"
+
+namespace sc::proofs {
+
+// Checks compare 64-bit words: every kernel value widens to u64 exactly.
+template <class A> struct Wide {
+    using ulong = typename A::u64;
+    using boolean = typename A::boolean;
+};
+template <class A> using KCheck = Check<Wide<A>>;
+
+// What a run of a case gives: the checks, and named values for the trace
+// of a concrete replay (ignored by the solver).  `lines` is free text for
+// that trace (a timeline, a decision); an invariant fills it only on a
+// concrete run (see is_concrete), where the values are plain numbers.
+template <class A> struct KOut {
+    std::vector<KCheck<A>> checks;
+    std::vector<std::pair<std::string, typename A::u64>> shown;
+    std::vector<std::string> lines;
+};
+template <class A> using Runner = std::function<KOut<A>()>;
+
+struct KCase {
+    KCase() = default;
+    KCase(std::string l, std::int64_t n_ = -1, int k = 0, std::vector<std::pair<std::string, std::uint64_t>> f = {})
+        : label(std::move(l)), n(n_), kind(k), fixed(std::move(f)) {}
+
+    std::string label;
+    std::int64_t n = -1; // a concrete split value, or -1
+    int kind = 0;        // invariant-specific sub-case
+    std::vector<std::pair<std::string, std::uint64_t>> fixed; // shown with a counterexample
+    // A search case is never explored symbolically: its build() runs a
+    // trace from the initial state only on concrete inputs, and the engine
+    // replays the points P::search_points<I>(arch, case) one by one.  A
+    // point that breaks a check is a counterexample like any other (pinned
+    // in the solver's domain, replayed, shrunk); none proves nothing, and
+    // the case adds "searched: <search>" to the result's reason.
+    bool search = false;
+    std::string searched; // what the points cover, for that note
+    // Overrides P::integer_first for this case (some cases of one invariant
+    // are cheap in integers and costly on bit-vectors, others the reverse).
+    std::optional<bool> integer_first;
+    // Overrides P::lazy for this case (a case whose domain fixes most
+    // branches is cheaper when the explorer asks the solver at each).
+    std::optional<bool> lazy;
+};
+
+// Whether A is a concrete arithmetic (a search case's trace runs only there).
+template <class A> constexpr bool is_concrete = std::is_same_v<typename A::boolean, bool>;
+
+// P's search points for case c; none when P has no search cases.
+template <class P, class I>
+std::vector<std::map<std::string, std::uint64_t>> search_points_of(Arch a, const KCase &c) {
+    if constexpr (requires { P::template search_points<I>(a, c); })
+        return P::template search_points<I>(a, c);
+    else
+        return {};
+}
+
+// The result of replaying concrete inputs.
+template <class A> ReplayResult kprop_replay_run(const KOut<A> &o) {
+    ReplayResult rr;
+    std::string trace;
+    for (const auto &l : o.lines)
+        trace += "  " + l + "\n";
+    for (const auto &[name, v] : o.shown)
+        trace += "  " + name + " = " + std::to_string(word_value(v)) + "\n";
+    rr.trace = trace;
+    ReplayStep st{"replay", {}};
+    for (const auto &[name, v] : o.shown)
+        st.values.push_back({name, word_value(v)});
+    rr.steps.push_back(std::move(st));
+    for (const auto &c : o.checks) {
+        if (concrete_holds(c))
+            continue;
+        rr.violated = true;
+        rr.failed = c.what;
+        rr.lhs_name = c.lhs_name;
+        rr.rhs_name = c.rhs_name;
+        rr.op = cmp_text(c.op);
+        rr.lhs = word_value(c.lhs);
+        rr.rhs = word_value(c.rhs);
+        break;
+    }
+    return rr;
+}
+
+template <class P, class I, class C> ReplayResult kprop_replay(const KCase &cs, const std::map<std::string, std::uint64_t> &vals) {
+    ConcreteInputs in(vals);
+    Runner<C> run = P::template build<I, C>(in, cs);
+    return kprop_replay_run<C>(run());
+}
+
+// A reproducer's "case" and "inputs" (JSON), run on I's concrete code.
+// The cases are listed once per P, I and data model and found by label
+// through an index: a crossing split has two thousand of them, and the
+// fuzz harness over the proofs' domains replays one point per run.
+template <class P, class I> ReplayResult kprop_replay_doc(Arch a, const nlohmann::json &doc) {
+    struct Listed {
+        std::vector<KCase> cases;
+        std::map<std::string, std::size_t, std::less<>> by_label;
+        explicit Listed(Arch arch) : cases(P::template cases<I>(arch)) {
+            for (std::size_t i = 0; i < cases.size(); ++i)
+                by_label.emplace(cases[i].label, i);
+        }
+    };
+    static const Listed listed[2] = {Listed(Arch::ilp32), Listed(Arch::lp64)};
+    const Listed &l = listed[a == Arch::lp64 ? 1 : 0];
+
+    std::string label = doc.value("case", std::string());
+    std::map<std::string, std::uint64_t> vals;
+    if (doc.contains("inputs") && doc["inputs"].is_object())
+        for (auto it = doc["inputs"].begin(); it != doc["inputs"].end(); ++it) {
+            if (!it.value().is_number_integer() ||
+                (!it.value().is_number_unsigned() && it.value().template get<std::int64_t>() < 0))
+                throw input_error("inputs." + it.key().substr(0, 64) + ": expected an unsigned integer");
+            vals[it.key()] = it.value().template get<std::uint64_t>();
+        }
+    const auto found = l.by_label.find(label);
+    if (found == l.by_label.end())
+        throw input_error("case: \"" + label.substr(0, 80) + "\" is not a case of " + P::id);
+    const KCase &c = l.cases[found->second];
+    try {
+        return a == Arch::lp64 ? kprop_replay<P, I, lp64>(c, vals) : kprop_replay<P, I, ilp32>(c, vals);
+    } catch (const domain_violation &e) {
+        throw input_error(std::string("inputs: ") + e.what());
+    }
+}
+
+// Concrete candidates for a case, before any path is explored: the corners
+// of each input's range and pseudo-random values (seeded by the case).  A
+// violation found this way is pinned in the solver and reported like any
+// model, so it is still a model of the domain, replayed on the concrete
+// implementation.  It spares exploring code whose paths are many (loops
+// over periods) when an input breaks it anyway.
+inline std::vector<std::map<std::string, std::uint64_t>> probe_points(const std::vector<InputDecl> &decls,
+                                                                      std::uint64_t seed) {
+    std::vector<std::map<std::string, std::uint64_t>> pts;
+    auto next = [&] {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        return seed;
+    };
+    for (int round = 0; round < 48; ++round) {
+        std::map<std::string, std::uint64_t> v;
+        for (const InputDecl &d : decls) {
+            std::uint64_t span = d.hi - d.lo, pick;
+            switch (d.fixed ? 0 : round < 2 ? round : static_cast<int>(next() % 6)) {
+            case 0: pick = d.lo; break;
+            case 1: pick = d.hi; break;
+            case 2: pick = d.lo + std::min<std::uint64_t>(span, next() % 2048); break;
+            case 3: pick = d.hi - std::min<std::uint64_t>(span, next() % 2048); break;
+            default: pick = d.lo + (span == ~0ULL ? next() : next() % (span + 1)); break;
+            }
+            v[d.name] = pick;
+        }
+        pts.push_back(std::move(v));
+    }
+    return pts;
+}
+
+// The cases of P on I, each with the inputs it declares and their ranges
+// (InvariantInfo::cases).  build() only declares there: nothing runs.
+template <class P, class I, class C> std::vector<CaseInputs> describe_cases(Arch a) {
+    std::vector<CaseInputs> out;
+    for (const KCase &c : P::template cases<I>(a)) {
+        DeclRecorder rec;
+        (void)P::template build<I, C>(rec, c);
+        CaseInputs ci{c.label, c.search, {}};
+        for (const InputDecl &d : rec.decls())
+            ci.inputs.push_back({d.name, d.lo, d.hi});
+        out.push_back(std::move(ci));
+    }
+    return out;
+}
+template <class P, class I> std::vector<CaseInputs> describe_cases(Arch a) {
+    return a == Arch::lp64 ? describe_cases<P, I, lp64>(a) : describe_cases<P, I, ilp32>(a);
+}
+
+// P::domain_first: try each check against the case's domain alone first
+// (see the check loop below).
+template <class P> constexpr bool domain_first() {
+    if constexpr (requires { P::domain_first; })
+        return P::domain_first;
+    else
+        return false;
+}
+
+// P::path_batch: on bit-vectors, ask a path's remaining checks in one full
+// query before asking them one by one.  It pays where the path conditions
+// are costly to bit-blast and the checks hold (wakeaffine.no_overflow's
+// bounded rounds: v2.6.37 lp64 16.6 -> 8.9 s); elsewhere the joint query
+// is slower than its parts (the idlebal matrix went from 30 to 55 s).
+template <class P> constexpr bool path_batch() {
+    if constexpr (requires { P::path_batch; })
+        return P::path_batch;
+    else
+        return false;
+}
+
+template <class P, class I, class S, class C>
+ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &opt, const std::string &domain_text) {
+    auto t0 = std::chrono::steady_clock::now();
+    ProofResult res;
+    res.variant = subject.id;
+    res.invariant = P::id;
+    res.arch = arch;
+    res.domain = domain_text;
+    res.verdict = Verdict::PROVED;
+
+    z3::context ctx;
+    z3::params prm(ctx);
+    prm.set("timeout", opt.timeout_ms);
+    model::Explorer exs[2] = {model::Explorer(ctx, model::Encoding::integer, opt.timeout_ms),
+                              model::Explorer(ctx, model::Encoding::bitvector, opt.timeout_ms)};
+    z3::solver solvers[2] = {z3::solver(ctx), z3::solver(ctx)};
+    // The incremental solvers get a short leash (see ask() below).
+    z3::params quick(ctx);
+    quick.set("timeout", std::min(opt.timeout_ms, 30u));
+    for (auto &s : solvers)
+        s.set(quick);
+    bool premise_reached = false;
+    std::string unknown, searched;
+
+    auto finish = [&] {
+        res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return res;
+    };
+
+    // One query on top of what s holds, answered from the run's cache of
+    // unsat queries when it can be; when the incremental solver gives up,
+    // fresh ones are asked (proofs/engine/solver_retry.h).  Returns the solver that
+    // answered, whose model a sat answer reads.
+    std::optional<z3::solver> fresh;
+    SolverRetry retry(ctx, opt.timeout_ms);
+    auto ask = [&](z3::solver &s, z3::check_result &r) -> z3::solver & {
+        ++res.queries;
+        fresh.reset();
+        std::string key;
+        if (query_cache::enabled()) {
+            key = query_cache::canonical(s.to_smt2());
+            if (query_cache::known_unsat(key)) {
+                r = z3::unsat;
+                return s;
+            }
+        }
+        r = s.check();
+        if (r == z3::unknown)
+            r = retry.retry(s, &s == &solvers[static_cast<int>(model::Encoding::integer)], fresh, res.queries);
+        if (r == z3::unsat && !key.empty())
+            query_cache::record_unsat(key);
+        return fresh ? *fresh : s;
+    };
+
+    // Pins the inputs of a concrete point in s (a search or probe point
+    // that broke a check), so that the solver's model is that point.
+    auto pin = [&](z3::solver &s, const SymInputs &in, const std::map<std::string, std::uint64_t> &pt) {
+        for (const auto &[name, x] : in.consts())
+            if (auto it = pt.find(name); it != pt.end())
+                s.add(x == value_like(x, it->second));
+    };
+
+    // A model's inputs, replayed and shrunk: the verdict COUNTEREXAMPLE.
+    auto report = [&](const KCase &cs, const SymInputs &in, std::vector<std::pair<std::string, std::uint64_t>> named,
+                      const std::string &what) {
+        std::map<std::string, std::uint64_t> vals(named.begin(), named.end());
+        ReplayResult rr = kprop_replay<P, I, C>(cs, vals);
+        if (!rr.violated)
+            throw internal_error(std::string("counterexample for ") + P::id + " on " + subject.id + " " +
+                                 std::string(arch_name(arch)) + " (" + cs.label +
+                                 ") does not replay on the concrete implementation");
+        // Shrink for the reader: each input towards the bottom of its range
+        // while the concrete replay still fails.
+        for (int pass = 0; pass < 2; ++pass)
+            for (const InputDecl &d : in.decls()) {
+                if (d.fixed)
+                    continue;
+                std::uint64_t cur = vals[d.name];
+                for (std::uint64_t cand : {d.lo, d.lo + 1, d.lo + (cur - d.lo) / 2}) {
+                    while (cand >= d.lo && cand < cur) {
+                        auto trial = vals;
+                        trial[d.name] = cand;
+                        ReplayResult r2;
+                        try {
+                            r2 = kprop_replay<P, I, C>(cs, trial);
+                        } catch (const domain_violation &) {
+                            break;
+                        }
+                        if (!r2.violated)
+                            break;
+                        vals = trial;
+                        cur = cand;
+                        cand = d.lo + (cur - d.lo) / 2;
+                        if (cand == cur)
+                            break;
+                    }
+                }
+            }
+        for (auto &[k, x] : named)
+            x = vals[k];
+        for (const auto &f : cs.fixed)
+            if (!vals.count(f.first))
+                named.push_back(f);
+        Counterexample ce;
+        ce.inputs = named;
+        nlohmann::json claim = {{"violated", true}, {"check", what}};
+        ce.reproducer = make_reproducer(subject, arch, P::id, named, nlohmann::json{{"case", cs.label}}, claim);
+        res.cex = ce;
+        res.verdict = Verdict::COUNTEREXAMPLE;
+        res.reason = "case " + cs.label;
+    };
+
+    // SCHEDCHECK_TRACE_CASES=1 prints each case's paths, queries and time
+    // (to stderr), and each check or obligation that took 0.1 s or more:
+    // where a slow proof spends its time.
+    static const bool trace_cases = std::getenv("SCHEDCHECK_TRACE_CASES") != nullptr;
+    // ask(), timed only when tracing; `what` names the query if it is slow.
+    auto traced_ask = [&](z3::solver &s, z3::check_result &r, model::Encoding enc, auto &&what) -> z3::solver & {
+        if (!trace_cases)
+            return ask(s, r);
+        const auto tq = std::chrono::steady_clock::now();
+        z3::solver &answered = ask(s, r);
+        const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - tq).count();
+        if (sec >= 0.1)
+            std::fprintf(stderr, "  slow %s (%.3f s, %s)\n", what().c_str(), sec,
+                         enc == model::Encoding::integer ? "integers" : "bit-vectors");
+        return answered;
+    };
+    // One query on the incremental solver's short leash, never retried or
+    // cached: true only on unsat.  A batch of queries is asked this way
+    // first; anything but unsat sends them one by one through ask().
+    auto quick_unsat = [&](z3::solver &s, const z3::expr &e) {
+        s.push();
+        s.add(e);
+        ++res.queries;
+        const z3::check_result r = s.check();
+        s.pop();
+        return r == z3::unsat;
+    };
+    static const bool batch = !std::getenv("SCHEDCHECK_NO_BATCH");
+    std::uint64_t case_no = 0;
+    for (const KCase &cs : P::template cases<I>(arch)) {
+        if (opt.cancelled()) {
+            res.verdict = Verdict::UNKNOWN;
+            res.reason = "cancelled";
+            return finish();
+        }
+        auto tc = std::chrono::steady_clock::now();
+        std::size_t q0 = res.queries, p0 = res.paths;
+        struct TraceCase {
+            bool on;
+            const KCase &cs;
+            std::chrono::steady_clock::time_point t;
+            const std::size_t &q, &p;
+            std::size_t q0, p0;
+            ~TraceCase() {
+                if (on)
+                    std::fprintf(stderr, "case %s: %zu paths, %zu queries, %.3f s\n", cs.label.c_str(), p - p0,
+                                 q - q0, std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
+            }
+        } trace{trace_cases, cs, tc, res.queries, res.paths, q0, p0};
+        ++case_no;
+        std::vector<model::Encoding> encs = {model::Encoding::bitvector};
+        if (cs.integer_first.value_or(P::integer_first))
+            encs = {model::Encoding::integer, model::Encoding::bitvector};
+        for (model::Encoding enc : encs) {
+            model::Explorer &ex = exs[static_cast<int>(enc)];
+            z3::solver &s = solvers[static_cast<int>(enc)];
+            ex.activate();
+            ex.begin_case();
+            // Lazy exploration asks the solver nothing per branch, which pays
+            // for loop-free code; where the case split decides most branches
+            // only through the domain, asking prunes the dead ones early.
+            if (cs.lazy)
+                ex.set_lazy(*cs.lazy);
+            else if constexpr (requires { P::lazy; })
+                ex.set_lazy(P::lazy);
+            else
+                ex.set_lazy(true);
+            s.push();
+            struct Scope {
+                model::Explorer &ex;
+                z3::solver &s;
+                ~Scope() {
+                    ex.end_case();
+                    s.pop();
+                }
+            } scope{ex, s};
+            SymInputs in(ex);
+            Runner<S> run = P::template build<I, S>(in, cs);
+            for (const auto &d : ex.domain())
+                s.add(d);
+            z3::check_result dr = z3::sat;
+            z3::solver &ds = domain_witness(in, ex.domain()) ? s : ask(s, dr);
+            const bool confirmed = dr == z3::unsat;
+            if (confirmed)
+                dr = confirm_domain_empty(ctx, ex.domain(), opt.timeout_ms, cs.label);
+            if (dr != z3::sat) {
+                res.verdict = Verdict::UNKNOWN;
+                res.reason = dr == z3::unsat ? "vacuous: the domain of case " + cs.label + " is empty"
+                                             : "domain check of case " + cs.label + ": " + (confirmed ? "a fresh solver did not answer, after an empty answer" : z3_reason(ds));
+                return finish();
+            }
+
+            if (cs.search) {
+                for (const auto &pt : search_points_of<P, I>(arch, cs)) {
+                    ReplayResult pr;
+                    try {
+                        pr = kprop_replay<P, I, C>(cs, pt);
+                    } catch (const domain_violation &e) {
+                        throw internal_error(std::string("search point of ") + P::id + " (" + cs.label +
+                                             ") is outside its domain: " + e.what());
+                    }
+                    if (!pr.violated)
+                        continue;
+                    s.push();
+                    pin(s, in, pt);
+                    z3::check_result pr2;
+                    z3::solver &ps = ask(s, pr2);
+                    if (pr2 != z3::sat)
+                        throw internal_error(std::string("search point of ") + P::id + " (" + cs.label +
+                                             ") is not a model of its domain");
+                    auto named = model_inputs(in, ps.get_model());
+                    s.pop();
+                    report(cs, in, named, pr.failed);
+                    return finish();
+                }
+                searched += (searched.empty() ? "" : "; ") + cs.searched;
+                break;
+            }
+
+            // The concrete probe (once per case, in the first encoding).
+            if (enc == encs.front())
+                for (const auto &pt : probe_points(in.decls(), 0x9e3779b97f4a7c15ULL ^ case_no)) {
+                    ReplayResult pr;
+                    try {
+                        pr = kprop_replay<P, I, C>(cs, pt);
+                    } catch (const domain_violation &) {
+                        continue;
+                    }
+                    if (!pr.violated)
+                        continue;
+                    s.push();
+                    pin(s, in, pt);
+                    z3::check_result pr2;
+                    z3::solver &ps = ask(s, pr2);
+                    if (pr2 == z3::sat) {
+                        auto named = model_inputs(in, ps.get_model());
+                        s.pop();
+                        report(cs, in, named, pr.failed);
+                        return finish();
+                    }
+                    s.pop();
+                }
+
+            // Traced: the explorer's share of the case (its feasibility checks).
+            const auto te = trace_cases ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+            const std::size_t f0 = ex.stats().feasibility_checks;
+            auto paths = ex.explore(run);
+            if (trace_cases)
+                std::fprintf(stderr, "  explored: %zu feasibility checks, %.3f s\n",
+                             ex.stats().feasibility_checks - f0,
+                             std::chrono::duration<double>(std::chrono::steady_clock::now() - te).count());
+            res.paths += paths.size();
+            if (ex.path_limit_hit()) {
+                res.verdict = Verdict::UNKNOWN;
+                res.reason = "path limit reached in case " + cs.label;
+                return finish();
+            }
+            if (enc == model::Encoding::integer) {
+                // Are the integer terms the machine's on every path?
+                // One obligation term can be recorded on several paths; it
+                // must hold under each of their conditions, so it is asked
+                // once under their disjunction (not only on the first path).
+                bool exact = true;
+                struct Recorded {
+                    z3::expr holds;
+                    z3::expr_vector pcs; // the conditions of the paths that recorded it
+                    std::string what;
+                };
+                std::map<unsigned, Recorded> where;
+                std::vector<unsigned> order;
+                for (const auto &pa : paths)
+                    for (const auto &ob : pa.obligations) {
+                        auto it = where.find(ob.holds.id());
+                        if (it == where.end()) {
+                            it = where.emplace(ob.holds.id(), Recorded{ob.holds, z3::expr_vector(ctx), ob.what}).first;
+                            order.push_back(ob.holds.id());
+                        }
+                        it->second.pcs.push_back(pa.pc);
+                    }
+                // All of them in one short query first: unsat there settles
+                // every obligation at once (the disjunction has no model iff
+                // none of its members has); otherwise each is asked alone.
+                z3::expr_vector any_inexact(ctx);
+                for (unsigned id : order) {
+                    const Recorded &o = where.at(id);
+                    any_inexact.push_back(z3::mk_or(o.pcs) && !o.holds);
+                }
+                const bool all_exact = batch && !order.empty() && quick_unsat(s, z3::mk_or(any_inexact));
+                for (unsigned id : order) {
+                    if (all_exact)
+                        break;
+                    const Recorded &o = where.at(id);
+                    s.push();
+                    s.add(z3::mk_or(o.pcs) && !o.holds);
+                    z3::check_result r;
+                    traced_ask(s, r, enc, [] { return std::string("exactness obligation"); });
+                    s.pop();
+                    if (r != z3::unsat) {
+                        exact = false;
+                        if (trace_cases)
+                            std::fprintf(stderr, "  not exact in integers: %s; redone on bit-vectors\n",
+                                         o.what.c_str());
+                        break;
+                    }
+                }
+                if (!exact)
+                    continue; // redo this case on bit-vectors
+            }
+            // Each check term's answer against the domain alone, by AST id.
+            // The map holds the term itself: an id is unique only while its
+            // AST lives, and a freed one may be given to another term.
+            std::unordered_map<unsigned, std::pair<z3::expr, bool>> domain_answer;
+            // Every check of every path in one short query first: unsat
+            // proves them all.  Otherwise (a model, or no answer within the
+            // leash) each check is asked alone, in order, which finds the
+            // first one that fails and gives it the full timeout.
+            z3::expr_vector any_fails(ctx);
+            for (const auto &pa : paths)
+                if (!pa.value.checks.empty())
+                    any_fails.push_back(pa.pc && !all_hold(pa.value.checks, ctx));
+            // On bit-vectors the short query rarely answers and only adds its
+            // leash to every case (idlebal's no_overflow, avg_idle_no_jump):
+            // there the checks go one by one at once.
+            const bool all_proved = batch && enc == model::Encoding::integer && !any_fails.empty() &&
+                                    quick_unsat(s, z3::mk_or(any_fails));
+            for (const auto &pa : paths) {
+                // The checks left for the full query: none when the batch
+                // proved them all, and none that the domain alone implies.
+                // A check that the domain alone implies needs no path
+                // condition: with fewer assumptions an unsat answer is a
+                // stronger result, so it is sound to stop there.  The
+                // path's branch conditions can cost the solver seconds on a
+                // bound that the input ranges settle in milliseconds; when
+                // the short query does not answer unsat, the full query
+                // below decides.
+                std::vector<const KCheck<S> *> todo;
+                for (const auto &chk : pa.value.checks) {
+                    if (all_proved)
+                        break;
+                    if (domain_first<P>()) {
+                        // One check term recurs on many paths (the paths
+                        // differ in branches it does not read): its answer
+                        // against the case's domain is asked once.
+                        const z3::expr holds = check_holds(chk);
+                        auto [it, fresh_term] = domain_answer.try_emplace(holds.id(), holds, false);
+                        if (fresh_term)
+                            it->second.second = quick_unsat(s, !holds);
+                        if (it->second.second)
+                            continue;
+                    }
+                    todo.push_back(&chk);
+                }
+                // On bit-vectors, where the invariant asks for it, a path's
+                // remaining checks in one full query: the solver bit-blasts
+                // the path condition (products by constants, comparisons of
+                // them) once rather than once per check.  Unsat proves them
+                // all; otherwise one by one.
+                if (path_batch<P>() && batch && enc == model::Encoding::bitvector && todo.size() > 1) {
+                    z3::expr_vector all(ctx);
+                    for (const KCheck<S> *c : todo)
+                        all.push_back(check_holds(*c));
+                    s.push();
+                    s.add(pa.pc);
+                    s.add(!z3::mk_and(all));
+                    z3::check_result r;
+                    traced_ask(s, r, enc, [&] { return "the path's " + std::to_string(todo.size()) + " checks at once"; });
+                    s.pop();
+                    if (r == z3::unsat)
+                        todo.clear();
+                }
+                for (const KCheck<S> *cp : todo) {
+                    const KCheck<S> &chk = *cp;
+                    s.push();
+                    s.add(pa.pc);
+                    s.add(!check_holds(chk));
+                    z3::check_result r;
+                    z3::solver &answered = traced_ask(s, r, enc, [&] { return "check: " + chk.what; });
+                    if (r == z3::unknown && std::getenv("SCHEDCHECK_DUMP_UNKNOWN"))
+                        std::fprintf(stderr, "unknown query (%s):\n%s\n", chk.what.c_str(), s.to_smt2().c_str());
+                    if (r == z3::unknown && unknown.empty())
+                        unknown = "case " + cs.label + ", " + chk.what + ": " + z3_reason(answered);
+                    if (r == z3::sat) {
+                        auto named = model_inputs(in, answered.get_model());
+                        s.pop();
+                        report(cs, in, named, chk.what);
+                        return finish();
+                    }
+                    s.pop();
+                }
+                if (!premise_reached) {
+                    s.push();
+                    s.add(pa.pc && any_guard(pa.value.checks, ctx));
+                    z3::check_result r;
+                    ask(s, r);
+                    premise_reached = r == z3::sat;
+                    s.pop();
+                }
+            }
+            break; // this case is done in this encoding
+        }
+    }
+    if (!unknown.empty()) {
+        res.verdict = Verdict::UNKNOWN;
+        res.reason = "solver gave up in " + unknown;
+    } else if (!premise_reached) {
+        res.verdict = Verdict::UNKNOWN;
+        res.reason = "vacuous: no input reaches the property's premise";
+    }
+    if (!searched.empty())
+        res.reason += (res.reason.empty() ? "" : "; ") + std::string("searched without a violation: ") + searched;
+    return finish();
+}
+
+} // namespace sc::proofs
