@@ -3,10 +3,10 @@
 //
 //  1. The pre- and post-image oracles are built (cli/oracle_build.cpp) in a
 //     private directory, removed at the end.
-//  2. Every pelt and utilest invariant that applies is proved on both, in
-//     both data models (the plug-ins run the invariant texts of
-//     proofs/kernel/kernel_entries.h on their own code), except a family whose
-//     definitions the patch leaves as they were.
+//  2. Every pelt, utilest and idlebal invariant that applies is proved on
+//     both, in both data models (the plug-ins run the invariant texts of
+//     proofs/kernel/kernel_entries.h and plugin_idlebal.h on their own code),
+//     except a family whose definitions the patch leaves as they were.
 //  3. A verdict that changed is a regression (PROVED before, COUNTEREXAMPLE
 //     or a broken induction step after) or a fix (the reverse); a regression's
 //     counterexample is replayed on both images.
@@ -178,8 +178,9 @@ int cmd_review(const ReviewArgs &a) {
     // whose definitions (and all they use) the patch leaves as they were,
     // token for token, runs the same code on both images under its
     // invariants: no verdict can change and none is proved again.  (A patch
-    // to util_est alone proves only the utilest invariants; one to
-    // wake_affine() alone proves none.)  The same holds for one invariant
+    // to util_est alone proves only the utilest invariants, one to
+    // update_newidle_cost() only the idlebal ones; one to wake_affine()
+    // alone proves none.)  The same holds for one invariant
     // that calls less than its family (pelt.decay_monotone calls
     // decay_load() alone).
     struct Plan {
@@ -192,11 +193,11 @@ int cmd_review(const ReviewArgs &a) {
             return p != x.reads.end() && q != y.reads.end() && p->second == q->second;
         };
         Plan pl;
-        for (const char *fam : {"pelt", "utilest"})
+        for (const char *fam : {"pelt", "utilest", "idlebal"})
             if (same_reads(fam))
                 pl.unchanged.push_back(fam);
         for (const InvariantInfo &i : invariants()) {
-            if ((i.family != "pelt" && i.family != "utilest") || same_reads(i.family))
+            if ((i.family != "pelt" && i.family != "utilest" && i.family != "idlebal") || same_reads(i.family))
                 continue;
             if (same_reads(i.id))
                 pl.unchanged_invs.push_back(i.id);

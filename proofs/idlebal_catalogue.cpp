@@ -1,6 +1,7 @@
 // The idlebal invariants in the catalogue (seed 002), on every reference
 // variant of the family and on the built-in kernel oracles' own
-// update_avg() and update_newidle_cost() (proofs/kernel/idlebal_kernel.h).
+// update_avg() and update_newidle_cost() (proofs/kernel/idlebal_kernel.h);
+// an `oracle build` plug-in runs the same entries on its own code.
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
 #include "proofs/balance_entry.h"
@@ -29,12 +30,12 @@ template <class F> auto with_idlebal(const Variant &v, F &&f) {
         }
     }
 #if SC_ORACLE_LINUX_6_1
-    if constexpr (oracle_gen::linux_6_1::kernel<lp64>::shim_has_idlebal)
+    if constexpr (idlebal_inv::idlebal_runs_on<oracle_gen::linux_6_1::kernel>)
         if (v.id == "linux-6.1")
             return f.template operator()<idlebal_inv::KernelIdleBal<oracle_gen::linux_6_1::kernel, iv::v6_1>>();
 #endif
 #if SC_ORACLE_LINUX_6_12
-    if constexpr (oracle_gen::linux_6_12::kernel<lp64>::shim_has_idlebal)
+    if constexpr (idlebal_inv::idlebal_runs_on<oracle_gen::linux_6_12::kernel>)
         if (v.id == "linux-6.12")
             return f.template operator()<idlebal_inv::KernelIdleBal<oracle_gen::linux_6_12::kernel, iv::v6_12>>();
 #endif
@@ -42,16 +43,15 @@ template <class F> auto with_idlebal(const Variant &v, F &&f) {
 }
 
 // The built-in oracles whose trees held the family's functions.  (An
-// `oracle build` plug-in carries the pelt and utilest invariants only: its
-// ABI has no entry for this family yet.)
+// `oracle build` plug-in runs them itself: proofs/kernel/plugin_idlebal.h.)
 bool idlebal_on_kernel(const Variant &v) {
 #if SC_ORACLE_LINUX_6_1
     if (v.id == "linux-6.1")
-        return oracle_gen::linux_6_1::kernel<lp64>::shim_has_idlebal;
+        return idlebal_inv::idlebal_runs_on<oracle_gen::linux_6_1::kernel>;
 #endif
 #if SC_ORACLE_LINUX_6_12
     if (v.id == "linux-6.12")
-        return oracle_gen::linux_6_12::kernel<lp64>::shim_has_idlebal;
+        return idlebal_inv::idlebal_runs_on<oracle_gen::linux_6_12::kernel>;
 #endif
     (void)v;
     return false;

@@ -145,10 +145,12 @@ void check_idle_choice_swapped(const std::string &out, bool forward) {
     CHECK(function_change(out, "wake_affine").is_object());
 }
 
-// unchanged: the family whose definitions the patch does not touch (the
-// other one's), whose invariants the review does not prove again.
+// unchanged: the families whose definitions the patch does not touch, in
+// the review's order (pelt, utilest, idlebal), whose invariants the review
+// does not prove again.
 void regression_and_fix(const std::string &name, const std::string &file, const std::string &sed,
-                        const std::string &invariant, const std::string &unchanged, bool idle_choice_swapped = false) {
+                        const std::string &invariant, const std::vector<std::string> &unchanged,
+                        bool idle_choice_swapped = false) {
     if (!have_tarball())
         return;
     Scratch s(name);
@@ -163,11 +165,12 @@ void regression_and_fix(const std::string &name, const std::string &file, const 
     if (idle_choice_swapped)
         check_idle_choice_swapped(fwd.out, true);
     const auto jf = nlohmann::json::parse(fwd.out);
-    CHECK(jf["unchanged_families"] == nlohmann::json::array({unchanged}));
+    CHECK(jf["unchanged_families"] == nlohmann::json(unchanged));
     // None of the test patches touches decay_load(): where the PELT
     // invariants are proved, decay_monotone alone is not.
-    CHECK(jf["unchanged_invariants"] == (unchanged == "pelt" ? nlohmann::json::array()
-                                                             : nlohmann::json::array({"pelt.decay_monotone"})));
+    const bool pelt_proved = !has(unchanged, "pelt");
+    CHECK(jf["unchanged_invariants"] ==
+          (pelt_proved ? nlohmann::json::array({"pelt.decay_monotone"}) : nlohmann::json::array()));
     // The unpatched tree is Debian's 6.1 tarball, the source of the
     // built-in linux-6.1 oracle: the pre-image runs on that oracle, the
     // patched one on its plug-in.
@@ -175,8 +178,8 @@ void regression_and_fix(const std::string &name, const std::string &file, const 
     CHECK(jf["images"]["post"] == "review-post");
     // The one invariant too slow for a review is named, not silently left
     // out, when its family is proved.
-    CHECK(jf["not_proved"] == (unchanged == "pelt" ? nlohmann::json::array()
-                                                   : nlohmann::json::array({"pelt.load_bounded"})));
+    CHECK(jf["not_proved"] ==
+          (pelt_proved ? nlohmann::json::array({"pelt.load_bounded"}) : nlohmann::json::array()));
 
     Run rev = review({"--patch", (s.dir / "reverse.patch").string(), "--kernel", (s.dir / "broken").string(),
                       "--json"});
@@ -199,7 +202,7 @@ void regression_and_fix(const std::string &name, const std::string &file, const 
 TEST_CASE("review: a lost remainder of the time delta is a pelt.time_accounted regression", "[review]") {
     regression_and_fix("remainder", "kernel/sched/pelt.c",
                        "s/last_update_time += delta << 10;/last_update_time = now;/", "pelt.time_accounted",
-                       "utilest");
+                       {"utilest", "idlebal"});
 }
 
 // --all-invariants proves pelt.load_bounded too (left out by default for
@@ -233,7 +236,8 @@ TEST_CASE("review --all-invariants: pelt.load_bounded is proved on both images",
 
 TEST_CASE("review: the util_est flag shown to readers is a utilest.flag_isolated regression", "[review]") {
     regression_and_fix("flag", "kernel/sched/fair.c",
-                       "s/(ue.enqueued & ~UTIL_AVG_UNCHANGED));/ue.enqueued);/", "utilest.flag_isolated", "pelt");
+                       "s/(ue.enqueued & ~UTIL_AVG_UNCHANGED));/ue.enqueued);/", "utilest.flag_isolated",
+                       {"pelt", "idlebal"});
 }
 
 // The same patch also swaps wake_affine_idle()'s answer for an idle pair of
@@ -244,7 +248,17 @@ TEST_CASE("review: a stale util_est filter is a utilest.filter_sound regression"
                        "s/last_enqueued_diff -= ue.enqueued;/;/;"
                        "s/available_idle_cpu(prev_cpu) ? prev_cpu : this_cpu/available_idle_cpu(prev_cpu) ? this_cpu : "
                        "prev_cpu/",
-                       "utilest.filter_sound", "pelt", true);
+                       "utilest.filter_sound", {"pelt", "idlebal"}, true);
+}
+
+// An avg_idle step of a quarter of the difference, where the kernel takes an
+// eighth: one wake-up may then move avg_idle by 1/4 of |sample - avg_idle|,
+// which idlebal.avg_idle_no_jump forbids (8 * |move| <= |difference| + 7).
+// The review runs the idlebal invariants inside the patched plug-in, on its
+// own update_avg().
+TEST_CASE("review: a quarter step in update_avg() is an idlebal.avg_idle_no_jump regression", "[review]") {
+    regression_and_fix("avgidle", "kernel/sched/sched.h", "s|\\*avg += diff / 8;|*avg += diff / 4;|",
+                       "idlebal.avg_idle_no_jump", {"pelt", "utilest"});
 }
 
 TEST_CASE("review: text output, --out, a patch that changes nothing modelled, bad input", "[review]") {
@@ -416,8 +430,9 @@ TEST_CASE("review: a patch to wake_affine_idle() alone lists the function and pr
     REQUIRE(r.code == 0);
     auto j = nlohmann::json::parse(r.out);
     CHECK(j["modelled_change"] == true);
-    // No PELT or util_est definition changed: nothing to prove again.
-    CHECK(j["unchanged_families"] == nlohmann::json::array({"pelt", "utilest"}));
+    // No PELT, util_est or newidle-cost definition changed: nothing to
+    // prove again.
+    CHECK(j["unchanged_families"] == nlohmann::json::array({"pelt", "utilest", "idlebal"}));
     CHECK(j["changes"].empty());
     CHECK(j["not_proved"].empty());
     CHECK(j["seconds"]["prove"].get<double>() < 1.0);

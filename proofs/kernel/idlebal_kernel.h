@@ -11,10 +11,27 @@
 // every place the walk uses it; the walk itself is the reference's, proved
 // against the seed and the release texts by the family's own tests.
 #pragma once
+#include <tuple>
+
 #include "proofs/idlebal_invariants.h"
 #include "proofs/kernel/kernel_state.h"
 
 namespace sc::proofs::idlebal_inv {
+
+// In catalogue order (proofs/idlebal_catalogue.cpp).
+using IdleBalInvariants = std::tuple<AvgIdleCapped, AvgIdleNoJump, CostDecayMonotone, Recovers, SkipSound, NoOverflow>;
+
+// Whether oracle K can run the family's invariants: its tree held
+// update_avg() and update_newidle_cost(), and the NI_RANDOM statistics
+// (update_newidle_stats()) that the walks of 6.1 and 6.12 call.  An
+// upstream tree without that backport has a two-argument
+// update_newidle_cost() and no dice: the walks here do not model it.
+template <template <class> class K>
+constexpr bool idlebal_runs_on = K<lp64>::shim_has_idlebal &&
+                                 requires(typename K<lp64>::sched_domain *d, typename lp64::uint s) {
+                                     K<lp64>::update_newidle_stats(d, s);
+                                     K<lp64>::update_newidle_cost(d, typename lp64::u64(0), s);
+                                 };
 
 // K: the oracle's kernel class template; V: the release whose walk the
 // oracle's functions are called from (v6_1 or v6_12).

@@ -61,13 +61,48 @@ const Variant &add_plugin_subject(const std::string &name, const std::string &or
     for (const Variant &v : ps.subjects)
         if (v.id == name)
             return v;
-    ps.subjects.push_back({name, "kernel", "the PELT and util_est functions of oracle " + name + " (plug-in " +
+    ps.subjects.push_back({name, "kernel", "the PELT, util_est and newidle-cost functions (those its tree has) of oracle " + name + " (plug-in " +
                                                 pl.path + ", made by `schedcheck oracle build`)", {}, 0});
     ps.plugin[name] = &pl;
     return ps.subjects.back();
 }
 
 bool is_plugin_subject(const Variant &v) { return plugin_of(v) != nullptr; }
+
+namespace {
+// A plug-in's answer: 0 done, 1 does not apply, 2 bad input, else internal.
+void check_plugin_answer(int rc, const char *id, const Plugin &pl, const std::string &error) {
+    if (rc == 1)
+        throw input_error(std::string(id) + " does not apply to oracle " + pl.oracle);
+    if (rc == 2)
+        throw input_error(error);
+    if (rc != 0)
+        throw internal_error(pl.oracle + " plug-in: " + error);
+}
+const Plugin &plugin_or_throw(const Variant &v) {
+    if (const Plugin *pl = plugin_of(v))
+        return *pl;
+    throw internal_error(v.id + " is not a plug-in subject");
+}
+} // namespace
+
+bool plugin_applies(const Variant &v, const char *id) { return plugin_or_throw(v).applies(id) == 1; }
+
+ProofResult plugin_prove(const Variant &v, const char *id, Arch a, const ProveOptions &o) {
+    const Plugin &pl = plugin_or_throw(v);
+    ProofResult r;
+    std::string error;
+    check_plugin_answer(pl.prove(&r, &v, id, a, &o, &error), id, pl, error);
+    return r;
+}
+
+ReplayResult plugin_replay(const Variant &v, const char *id, Arch a, const nlohmann::json &doc) {
+    const Plugin &pl = plugin_or_throw(v);
+    ReplayResult r;
+    std::string error;
+    check_plugin_answer(pl.replay(&r, id, a, &doc, &error), id, pl, error);
+    return r;
+}
 
 void set_plugin_dir(const std::string &dir) {
     PluginSubjects &ps = plugin_subjects();
@@ -164,43 +199,26 @@ template <class P, bool Pelt> struct Entry {
         else
             return with_utilest(v, std::forward<F>(f));
     }
-    // A plug-in's answer: 0 done, 1 does not apply, 2 bad input, else internal.
-    static void check(int rc, const Plugin &pl, const std::string &error) {
-        if (rc == 1)
-            throw input_error(std::string(P::id) + " does not apply to oracle " + pl.oracle);
-        if (rc == 2)
-            throw input_error(error);
-        if (rc != 0)
-            throw internal_error(pl.oracle + " plug-in: " + error);
-    }
     static bool applies(const Variant &v) {
-        if (const Plugin *pl = plugin_of(v))
-            return pl->applies(P::id) == 1;
+        if (is_plugin_subject(v))
+            return plugin_applies(v, P::id);
         if (v.family != (Pelt ? "pelt" : "utilest") && !(v.family == "kernel" && kernel_available(v)))
             return false;
         return with(v, []<class I>() { return P::template applies<I>(); });
     }
     static ProofResult prove(const Variant &v, Arch a, const ProveOptions &o) {
-        if (const Plugin *pl = plugin_of(v)) {
-            ProofResult r;
-            std::string error;
-            check(pl->prove(&r, &v, P::id, a, &o, &error), *pl, error);
-            return r;
-        }
+        if (is_plugin_subject(v))
+            return plugin_prove(v, P::id, a, o);
         return with(v, [&]<class I>() { return kentry::prove<P, I>(v, a, o); });
     }
     static ReplayResult replay(const Variant &v, Arch a, const nlohmann::json &doc) {
-        if (const Plugin *pl = plugin_of(v)) {
-            ReplayResult r;
-            std::string error;
-            check(pl->replay(&r, P::id, a, &doc, &error), *pl, error);
-            return r;
-        }
+        if (is_plugin_subject(v))
+            return plugin_replay(v, P::id, a, doc);
         return with(v, [&]<class I>() { return kentry::replay<P, I>(a, doc); });
     }
     // A plug-in's cases are not listed (its ABI carries no such entry).
     static std::vector<CaseInputs> cases(const Variant &v, Arch a) {
-        if (plugin_of(v))
+        if (is_plugin_subject(v))
             return {};
         return with(v, [&]<class I>() { return describe_cases<P, I>(a); });
     }

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "proofs/invariant.h"
 #include "ref/variants.h"
 
@@ -20,6 +22,13 @@ const Variant *find_subject(std::string_view id);
 // Throws input_error when it cannot be loaded.
 const Variant &add_plugin_subject(const std::string &name, const std::string &oracle_dir);
 bool is_plugin_subject(const Variant &v);
+// Invariant `id` on a plug-in subject, run inside the plug-in on its own
+// code: whether it applies there, its proof, the replay of a reproducer.
+// The last two throw input_error when it does not apply or the input is
+// bad, and internal_error when the plug-in fails.
+bool plugin_applies(const Variant &v, const char *id);
+ProofResult plugin_prove(const Variant &v, const char *id, Arch a, const ProveOptions &o);
+ReplayResult plugin_replay(const Variant &v, const char *id, Arch a, const nlohmann::json &doc);
 // From now on find_subject() also loads DIR/NAME.so for an unknown NAME.
 void set_plugin_dir(const std::string &dir);
 
