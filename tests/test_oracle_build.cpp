@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "proofs/report/expected.h"
+
 #include "tests/shell.h"
 
 namespace fs = std::filesystem;
@@ -204,6 +206,45 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
     CHECK(ij["inputs"]["cost"].get<std::uint64_t>() <= mx);
     CHECK(ij["outputs"]["sd.max_newidle_lb_cost"]["reference"].get<std::uint64_t>() == mx * 253 / 256);
     CHECK(ij["outputs"]["sd.max_newidle_lb_cost"]["oracle"].get<std::uint64_t>() == mx * 254 / 256);
+
+    // The idlebal invariants run inside the plug-ins, on their own code.
+    // Before the patch they get the verdicts the expected file records for
+    // linux-6.1 (the same tree, built in): a variant's kernel and its
+    // plug-in agree.  After it, the due decay is max * 254 / 256, where
+    // both invariants that time the decay hold the code to 253/256: each
+    // gives a counterexample, which replays on the plug-in with the values
+    // worked out here by hand.
+    fs::path ib_out = fresh_dir("patch-idlebal");
+    Run ibp = shell(std::string(SCHEDCHECK_BIN) + " prove --oracle review-pre --oracle-dir " + out.string() +
+                    " --family idlebal --json" + slow_ok);
+    INFO(ibp.out);
+    auto ibp_j = nlohmann::json::parse(ibp.out.substr(ibp.out.find('{')));
+    CHECK(ibp_j["results"].size() == 12);
+    for (const auto &res : ibp_j["results"]) {
+        const sc::Arch a = res["arch"] == "ilp32" ? sc::Arch::ilp32 : sc::Arch::lp64;
+        auto want = sc::proofs::expected_verdict("linux-6.1", res["invariant"], a);
+        REQUIRE(want.has_value());
+        INFO(res["invariant"] << " " << res["arch"]);
+        CHECK(res["verdict"] == sc::proofs::verdict_name(*want));
+    }
+    Run ibq = shell(std::string(SCHEDCHECK_BIN) + " prove --oracle review-post --oracle-dir " + out.string() +
+                    " --invariant idlebal.cost_decay_monotone --invariant idlebal.recovers --arch lp64 --out " +
+                    ib_out.string() + slow_ok);
+    INFO(ibq.out);
+    for (const char *inv : {"idlebal.cost_decay_monotone", "idlebal.recovers"}) {
+        fs::path repro = ib_out / "reproducers" / (std::string("review-post_") + inv + "_lp64.json");
+        REQUIRE(fs::exists(repro));
+        Run rp = shell(std::string(SCHEDCHECK_BIN) + " replay --json --oracle-dir " + out.string() + " " +
+                       repro.string());
+        INFO(rp.out);
+        REQUIRE(rp.code == 0);
+        auto rj = nlohmann::json::parse(rp.out);
+        CHECK(rj["violated"] == true);
+        const std::uint64_t x = nlohmann::json::parse(slurp(repro))["inputs"]["x"];
+        CHECK(rj["comparison"]["lhs"]["value"] == x * 254 / 256);
+        CHECK(rj["comparison"]["rhs"]["value"] == x * 253 / 256);
+        CHECK(x * 254 / 256 != x * 253 / 256);
+    }
 
     // wake_affine: equal before the patch; after it a sync wake-up pulls
     // when this < prev + 2 instead of this < prev + 1.  The effective loads
