@@ -61,8 +61,10 @@ const Variant &add_plugin_subject(const std::string &name, const std::string &or
     for (const Variant &v : ps.subjects)
         if (v.id == name)
             return v;
-    ps.subjects.push_back({name, "kernel", "the PELT, util_est and newidle-cost functions (those its tree has) of oracle " + name + " (plug-in " +
-                                                pl.path + ", made by `schedcheck oracle build`)", {}, 0});
+    ps.subjects.push_back({name, "kernel",
+                           "the PELT, util_est and newidle-cost functions (those its tree has) of oracle " + name +
+                               " (plug-in " + pl.path + ", made by `schedcheck oracle build`)",
+                           {}, 0});
     ps.plugin[name] = &pl;
     return ps.subjects.back();
 }
