@@ -189,29 +189,24 @@ void compile_all(const fs::path &dir, std::vector<Job> &jobs) {
     side_by_side(jobs.size(), [&](std::size_t k) { jobs[k].out = compile(dir, jobs[k].argv, jobs[k].first, jobs[k].log); });
 }
 
-// The plug-in's entry points (proofs/kernel/oracle_plugin.h): the pelt and
-// utilest invariants (plugin_prove.h), then the idlebal ones
-// (plugin_idlebal.h) for an invariant the first do not know, the
-// equivalence cases and the simulation.  compile_one() puts the parts in
+// The plug-in's entry points (proofs/kernel/oracle_plugin.h): the pelt,
+// utilest and idlebal invariants (plugin_prove.h), the equivalence cases
+// and the simulation.  compile_one() puts the parts in
 // one translation unit.  The solver glue comes from the schedcheck binary
 // that loads the plug-in.
 std::vector<std::pair<std::string, std::string>> plugin_parts(const std::string &name, const std::string &ns) {
     const std::string head = "#include \"" + name + ".h\"\n#include \"proofs/kernel/oracle_plugin.h\"\n";
     return {
-        {"prove", head + "#include \"proofs/kernel/plugin_prove.h\"\n#include \"proofs/kernel/plugin_idlebal.h\"\n"
+        {"prove", head + "#include \"proofs/kernel/plugin_prove.h\"\n"
                   "using Impl = sc::proofs::PluginImpl<" + ns + "::kernel, " + ns + "::split_util_est>;\n"
-                  "using IdleBal = sc::proofs::PluginIdleBal<" + ns + "::kernel, " + ns + "::split_util_est>;\n"
                   "extern \"C\" unsigned schedcheck_oracle_abi_v1() { return sc::proofs::plugin_abi(); }\n"
-                  "extern \"C\" int schedcheck_oracle_applies_v1(const char *i) {\n"
-                  "    return Impl::applies(i) || IdleBal::applies(i) ? 1 : 0;\n}\n"
+                  "extern \"C\" int schedcheck_oracle_applies_v1(const char *i) { return Impl::applies(i); }\n"
                   "extern \"C\" int schedcheck_oracle_prove_v1(sc::proofs::ProofResult *r, const sc::Variant *v,\n"
                   "    const char *i, sc::Arch a, const sc::proofs::ProveOptions *o, std::string *e) {\n"
-                  "    const int rc = Impl::prove(r, v, i, a, o, e);\n"
-                  "    return rc == 1 ? IdleBal::prove(r, v, i, a, o, e) : rc;\n}\n"
+                  "    return Impl::prove(r, v, i, a, o, e);\n}\n"
                   "extern \"C\" int schedcheck_oracle_replay_v1(sc::proofs::ReplayResult *r, const char *i, sc::Arch a,\n"
                   "    const nlohmann::json *d, std::string *e) {\n"
-                  "    const int rc = Impl::replay(r, i, a, d, e);\n"
-                  "    return rc == 1 ? IdleBal::replay(r, i, a, d, e) : rc;\n}\n"
+                  "    return Impl::replay(r, i, a, d, e);\n}\n"
                   "extern \"C\" int schedcheck_oracle_run_v1(const sc::proofs::TaskRun *r,\n"
                   "    std::vector<sc::proofs::TaskSnapshot> *o, std::string *e) {\n"
                   "    return Impl::run(r, o, e);\n}\n"},

@@ -5,7 +5,7 @@
 //     private directory, removed at the end.
 //  2. Every pelt, utilest and idlebal invariant that applies is proved on
 //     both, in both data models (the plug-ins run the invariant texts of
-//     proofs/kernel/kernel_entries.h and plugin_idlebal.h on their own code),
+//     proofs/kernel/plugin_prove.h on their own code),
 //     except a family whose definitions the patch leaves as they were.
 //  3. A verdict that changed is a regression (PROVED before, COUNTEREXAMPLE
 //     or a broken induction step after) or a fix (the reverse); a regression's
@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cerrno>
@@ -32,6 +33,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <string_view>
 #include <thread>
 
 #include <fmt/format.h>
@@ -192,12 +194,14 @@ int cmd_review(const ReviewArgs &a) {
             auto p = x.reads.find(key), q = y.reads.find(key);
             return p != x.reads.end() && q != y.reads.end() && p->second == q->second;
         };
+        // The families whose invariants a plug-in runs on its own code.
+        static constexpr std::array<std::string_view, 3> reviewed{"pelt", "utilest", "idlebal"};
         Plan pl;
-        for (const char *fam : {"pelt", "utilest", "idlebal"})
-            if (same_reads(fam))
-                pl.unchanged.push_back(fam);
+        for (std::string_view fam : reviewed)
+            if (same_reads(std::string(fam)))
+                pl.unchanged.emplace_back(fam);
         for (const InvariantInfo &i : invariants()) {
-            if ((i.family != "pelt" && i.family != "utilest" && i.family != "idlebal") || same_reads(i.family))
+            if (std::find(reviewed.begin(), reviewed.end(), i.family) == reviewed.end() || same_reads(i.family))
                 continue;
             if (same_reads(i.id))
                 pl.unchanged_invs.push_back(i.id);

@@ -15,9 +15,8 @@ namespace sc::proofs::balance_detail {
 
 // Invariant P on implementation I: the proof, with what P adds to the
 // result after it (a bound: template <class I> static void
-// finish(ProofResult &)), and the replay of a reproducer.  Header-only, so
-// that an oracle plug-in runs the same text on its own code
-// (proofs/kernel/plugin_idlebal.h).
+// finish(ProofResult &)).  Header-only, so that an oracle plug-in runs the
+// same text on its own code (proofs/kernel/plugin_prove.h).
 template <class P, class I> ProofResult prove_on(const Variant &v, Arch a, const ProveOptions &o) {
     std::string dom = P::template domain<I>(a);
     ProofResult r;
@@ -30,9 +29,6 @@ template <class P, class I> ProofResult prove_on(const Variant &v, Arch a, const
     if constexpr (requires { P::template finish<I>(r); })
         P::template finish<I>(r);
     return r;
-}
-template <class P, class I> ReplayResult replay_on(Arch a, const nlohmann::json &doc) {
-    return kprop_replay_doc<P, I>(a, doc);
 }
 
 // One catalogue entry: invariant P on family Fam.  An `oracle build`
@@ -56,7 +52,7 @@ template <class P, class Fam> struct Entry {
     static ReplayResult replay(const Variant &v, Arch a, const nlohmann::json &doc) {
         if (is_plugin_subject(v))
             return plugin_replay(v, P::id, a, doc);
-        return Fam::with(v, [&]<class I>() { return replay_on<P, I>(a, doc); });
+        return Fam::with(v, [&]<class I>() { return kprop_replay_doc<P, I>(a, doc); });
     }
     // A plug-in's cases are not listed (its ABI carries no such entry).
     static std::vector<CaseInputs> cases(const Variant &v, Arch a) {

@@ -43,7 +43,7 @@ template <class F> auto with_idlebal(const Variant &v, F &&f) {
 }
 
 // The built-in oracles whose trees held the family's functions.  (An
-// `oracle build` plug-in runs them itself: proofs/kernel/plugin_idlebal.h.)
+// `oracle build` plug-in runs them itself: proofs/kernel/plugin_prove.h.)
 bool idlebal_on_kernel(const Variant &v) {
 #if SC_ORACLE_LINUX_6_1
     if (v.id == "linux-6.1")

@@ -6,12 +6,17 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
+#include <tuple>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "oracle_gen/linux_6_1.h"
 #include "oracle_gen/linux_6_12.h"
 #include "proofs/report/expected.h"
+#include "proofs/kernel/idlebal_kernel.h"
+#include "proofs/kernel/kernel_entries.h"
 #include "proofs/kernel/kernel_iface.h"
 #include "proofs/engine/query_cache.h"
 #include "proofs/kernel/kernel_invariants.h"
@@ -35,7 +40,33 @@ sc::proofs::ProofResult prove(const std::string &subject, const std::string &inv
     return i->prove(*v, a, sc::proofs::ProveOptions{});
 }
 
+template <class Tuple> void add_ids(std::set<std::string> &out) {
+    [&]<std::size_t... k>(std::index_sequence<k...>) {
+        (out.insert(std::string(std::tuple_element_t<k, Tuple>::id)), ...);
+    }(std::make_index_sequence<std::tuple_size_v<Tuple>>());
+}
+
 } // namespace
+
+// An oracle plug-in finds an invariant by id in these lists
+// (proofs/kernel/plugin_prove.h); the catalogue registers each one apart.
+// One left out of a list would say "does not apply" on every plug-in.
+TEST_CASE("kernel invariants: a plug-in's lists hold every pelt, utilest and idlebal invariant of the catalogue",
+          "[kernel-invariants]") {
+    std::map<std::string, std::set<std::string>> lists, catalogue;
+    add_ids<sc::proofs::kentry::PeltInvariants>(lists["pelt"]);
+    add_ids<sc::proofs::kentry::PeltCfsRqInvariants>(lists["pelt"]);
+    add_ids<sc::proofs::kentry::UtilEstInvariants>(lists["utilest"]);
+    add_ids<sc::proofs::idlebal_inv::IdleBalInvariants>(lists["idlebal"]);
+    for (const sc::proofs::InvariantInfo &i : sc::proofs::invariants())
+        if (lists.count(i.family))
+            catalogue[i.family].insert(i.id);
+    for (const auto &[fam, ids] : lists) {
+        INFO(fam);
+        CHECK(ids == catalogue[fam]);
+    }
+    CHECK(lists["idlebal"].size() == 6);
+}
 
 TEST_CASE("kernel invariants: a variant and its kernel get the same verdicts", "[kernel-invariants]") {
     const std::pair<const char *, const char *> pairs[] = {

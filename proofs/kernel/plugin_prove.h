@@ -1,12 +1,22 @@
 // The bodies of an oracle plug-in's invariant entry points
 // (proofs/kernel/oracle_plugin.h), instantiated with the plug-in's kernel class K
 // (its task keeps util_est as {enqueued, ewma} when Split).  The invariant
-// texts are those the built-in subjects use (proofs/kernel/kernel_entries.h).  A
-// PELT-only oracle (its tree lacks util_est) answers "does not apply" for
-// the util_est invariants.
+// texts are those the built-in subjects use (proofs/kernel/kernel_entries.h
+// for pelt and utilest, proofs/balance_entry.h for idlebal).  A PELT-only
+// oracle (its tree lacks util_est) answers "does not apply" for the
+// util_est invariants, and one whose tree lacks the idle-balance functions
+// the walks call for the idlebal ones.
+//
+// The idlebal walk is that of 6.1 for a tree whose util_est is the
+// {enqueued, ewma} pair (Split), else that of 6.12.  The two walks differ in
+// SIS_PROP's wake_avg_idle, which no invariant reads, and in what stops a
+// domain walk, an input of every case either way.
 #pragma once
 #include <string>
+#include <type_traits>
 
+#include "proofs/balance_entry.h"
+#include "proofs/kernel/idlebal_kernel.h"
 #include "proofs/kernel/kernel_entries.h"
 #include "proofs/kernel/oracle_plugin.h"
 #include "proofs/task_trace.h"
@@ -16,6 +26,7 @@ namespace sc::proofs {
 template <template <class> class K, bool Split> struct PluginImpl {
     using Pelt = iface::KernelPelt<K>;
     using UtilEst = iface::KernelUtilEst<K, Split ? utilest::version::v6_1 : utilest::version::v6_12>;
+    using IdleBal = idlebal_inv::KernelIdleBal<K, Split ? idlebal::version::v6_1 : idlebal::version::v6_12>;
     static constexpr bool has_util_est = K<lp64>::shim_has_util_est;
 
     // Calls f.template operator()<P, I>() for the invariant named id when
@@ -41,6 +52,13 @@ template <template <class> class K, bool Split> struct PluginImpl {
                     rc = 0;
                 }
             });
+        if constexpr (idlebal_inv::idlebal_runs_on<K>)
+            kentry::with_invariant<idlebal_inv::IdleBalInvariants>(id, [&]<class P>() {
+                if (P::template applies<IdleBal>()) {
+                    f.template operator()<P, IdleBal>();
+                    rc = 0;
+                }
+            });
         return rc;
     }
 
@@ -50,7 +68,12 @@ template <template <class> class K, bool Split> struct PluginImpl {
     static int prove(ProofResult *res, const Variant *v, const char *id, Arch a, const ProveOptions *o,
                      std::string *error) {
         return plugin_guarded(error, [&] {
-            return with(id, [&]<class P, class I>() { *res = kentry::prove<P, I>(*v, a, *o); });
+            return with(id, [&]<class P, class I>() {
+                if constexpr (std::is_same_v<I, IdleBal>)
+                    *res = balance_detail::prove_on<P, I>(*v, a, *o);
+                else
+                    *res = kentry::prove<P, I>(*v, a, *o);
+            });
         });
     }
     static int replay(ReplayResult *res, const char *id, Arch a, const nlohmann::json *doc, std::string *error) {
