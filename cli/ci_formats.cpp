@@ -213,8 +213,9 @@ std::string junit_xml(const std::vector<ProofResult> &results, const std::vector
                              xml_escape(name), r.seconds);
         if (!e || e->verdict != r.verdict) {
             ++failures;
-            std::string msg = fmt::format("{} (expected {})", verdict_name(r.verdict),
-                                          e ? verdict_name(e->verdict) : "no entry in the expected file");
+            std::string msg = fmt::format("{} (expected {}{})", verdict_name(r.verdict),
+                                          e ? verdict_name(e->verdict) : "no entry in the expected file",
+                                          e && !e->basis.empty() ? ", " + e->basis : "");
             cases += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n", xml_escape(msg),
                                  verdict_name(r.verdict), xml_escape(report_of(r, reports)));
         }

@@ -496,6 +496,7 @@ TEST_CASE("hostile: the oracle manifest reader names the field and the file", "[
     CHECK(*m->plugin_size == 42);
     CHECK(*m->plugin_fnv1a64 == "0123456789abcdef");
     CHECK(*m->source == "t + p.patch");
+    CHECK(*m->version == "6.1.192");
     CHECK_FALSE(parse_oracle_manifest(R"({"tasks": []})", "o/m.json")); // another JSON file
     CHECK_FALSE(parse_oracle_manifest(R"({"id": "x", "plugin": "x.so"})", "o/m.json")->plugin_size);
     struct Bad {
@@ -505,6 +506,7 @@ TEST_CASE("hostile: the oracle manifest reader names the field and the file", "[
                          Bad{R"({"id": "x", "plugin": "x.so", "plugin_size": 1e400})", "1e400"},
                          Bad{R"({"id": "x", "plugin": "x.so", "plugin_fnv1a64": "ABCDEF0123456789"})",
                              "\"plugin_fnv1a64\" is \"ABCDEF0123456789\", not 16 hex digits"},
+                         Bad{R"({"id": "x", "plugin": "x.so", "version": 6.1})", "\"version\" is 6.1, not a string"},
                          Bad{R"({"id": "x", "plugin": "../x.so"})", "\"plugin\" is \"../x.so\", not a plug-in file name"},
                          Bad{R"({"id": ".x", "plugin": "x.so"})", "\"id\" is \".x\", not an oracle name"},
                          Bad{std::string(100000, '[') + std::string(100000, ']'), "deep"},

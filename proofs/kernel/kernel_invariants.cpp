@@ -71,6 +71,18 @@ const Variant &add_plugin_subject(const std::string &name, const std::string &or
 
 bool is_plugin_subject(const Variant &v) { return plugin_of(v) != nullptr; }
 
+std::string plugin_release(const Variant &v) {
+    const Plugin *pl = plugin_of(v);
+    if (!pl)
+        return "";
+    for (const Variant &k : kernel_subjects()) {
+        const std::string rel = k.id.substr(k.id.find('-') + 1); // "6.1"
+        if (pl->version == rel || pl->version.rfind(rel + ".", 0) == 0)
+            return k.id;
+    }
+    return "";
+}
+
 namespace {
 // A plug-in's answer: 0 done, 1 does not apply, 2 bad input, else internal.
 void check_plugin_answer(int rc, const char *id, const Plugin &pl, const std::string &error) {

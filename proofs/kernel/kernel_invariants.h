@@ -22,6 +22,9 @@ const Variant *find_subject(std::string_view id);
 // Throws input_error when it cannot be loaded.
 const Variant &add_plugin_subject(const std::string &name, const std::string &oracle_dir);
 bool is_plugin_subject(const Variant &v);
+// The built-in kernel subject of a plug-in's release: "linux-6.1" for an
+// oracle built from a 6.1.x tree, "linux-6.12" for 6.12.x, else "".
+std::string plugin_release(const Variant &v);
 // Invariant `id` on a plug-in subject, run inside the plug-in on its own
 // code: whether it applies there, its proof, the replay of a reproducer.
 // The last two throw input_error when it does not apply or the input is

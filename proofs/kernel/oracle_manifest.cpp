@@ -36,6 +36,12 @@ std::optional<OracleManifest> parse_oracle_manifest(const std::string &text, con
         else
             throw bad("source", "a string");
     }
+    if (m.contains("version") && !m.at("version").is_null()) {
+        if (const std::string *s = str("version"))
+            r.version = *s;
+        else
+            throw bad("version", "a string");
+    }
     if (m.contains("plugin_size")) {
         if (!m.at("plugin_size").is_number_unsigned())
             throw bad("plugin_size", "a size in bytes");

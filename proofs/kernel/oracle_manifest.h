@@ -19,6 +19,8 @@ struct OracleManifest {
     std::string id;     // a valid oracle name
     std::string plugin; // a file name in the same directory, a valid oracle name too
     std::optional<std::string> source;
+    // The tree's VERSION.PATCHLEVEL.SUBLEVEL from its Makefile ("6.1.158").
+    std::optional<std::string> version;
     // Absent in manifests of older releases: such a plug-in is not loaded.
     std::optional<std::uint64_t> plugin_size;
     std::optional<std::string> plugin_fnv1a64; // 16 lower-case hex digits

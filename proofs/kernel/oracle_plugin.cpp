@@ -92,6 +92,7 @@ const Plugin &load_plugin(const std::string &so_path, const std::string &oracle)
     Plugin pl;
     pl.path = so_path;
     pl.oracle = oracle;
+    pl.version = m->version.value_or("");
     pl.equiv = reinterpret_cast<plugin_equiv_fn>(dlsym(h, plugin_equiv_symbol));
     pl.applies = reinterpret_cast<plugin_applies_fn>(dlsym(h, plugin_applies_symbol));
     pl.prove = reinterpret_cast<plugin_prove_fn>(dlsym(h, plugin_prove_symbol));

@@ -68,6 +68,7 @@ inline unsigned plugin_abi() {
 // A loaded plug-in's entry points.
 struct Plugin {
     std::string path, oracle;
+    std::string version; // the tree's, from the manifest; empty if unknown
     plugin_equiv_fn equiv = nullptr;
     plugin_applies_fn applies = nullptr;
     plugin_prove_fn prove = nullptr;

@@ -15,6 +15,9 @@ struct ExpectedEntry {
     std::string variant, invariant;
     Arch arch;
     Verdict verdict;
+    // Empty for a line of the file; else where the entry came from (an
+    // oracle made by `oracle build`, in cli/commands.cpp).
+    std::string basis;
 };
 
 std::vector<ExpectedEntry> parse_expected(const std::string &text, const std::string &origin);
