@@ -49,6 +49,9 @@ void register_wakeaffine_invariants(std::vector<InvariantInfo> &out) {
     // are left out rather than put UNKNOWN into the matrix (see applies()).
     out.push_back(Entry<EffectiveLoadMonotone, WakeAffineFamily>::info(
         "adding more weight to a group's cfs_rq never lowers effective_load() there (one group level)"));
+    out.push_back(Entry<DecisionSymmetric, WakeAffineFamily>::info(
+        "swapping the two CPUs' loads changes the decision consistently: pulled to the busier this_cpu implies "
+        "pulled once it is the lighter; equal loads are one state, decided by the variant's tie rule"));
     // wakeaffine.decision_symmetric (proofs/wakeaffine_invariants.h) is not
     // in the catalogue: it runs the decision twice per query, and its sync
     // cases stay on bit-vectors (the waker's weight is removed by adding

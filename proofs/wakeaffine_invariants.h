@@ -170,8 +170,12 @@ wakeaffine::cpu<A> any_cpu(In &in, const std::string &n, std::uint64_t L, bool i
     return c;
 }
 
+// With plain_h_load, 6.1's task_h_load() is read at h_load 1 over a
+// cfs_rq load_avg of 0, so that it is the task's load_avg (0..L): its
+// division by a symbolic load + 1 is a divider circuit per call.
 template <class I, class A, class In>
-wakeaffine::task<A> any_task(In &in, const std::string &n, std::uint64_t L, bool weights_are_loads) {
+wakeaffine::task<A> any_task(In &in, const std::string &n, std::uint64_t L, bool weights_are_loads,
+                             bool plain_h_load = false) {
     using ulong = typename A::ulong;
     wakeaffine::task<A> t;
     t.weight = weights_are_loads ? in.template var<ulong>(n + ".weight", 0, L, true)
@@ -182,6 +186,11 @@ wakeaffine::task<A> any_task(In &in, const std::string &n, std::uint64_t L, bool
         t.wakee_flips = in.template var<ulong>(n + ".wakee_flips", 0, 1u << 20);
     if constexpr (is_61<I>) {
         t.load_avg = in.template var<ulong>(n + ".load_avg", 0, L, true);
+        if (plain_h_load) {
+            t.cfs_h_load = in.template fixed<ulong>(n + ".cfs_rq.h_load", 1);
+            t.cfs_load_avg = in.template fixed<ulong>(n + ".cfs_rq.load_avg", 0);
+            return t;
+        }
         t.cfs_h_load = in.template var<ulong>(n + ".cfs_rq.h_load", 0, L, true);
         // Below ULONG_MAX: task_h_load() divides by it + 1.
         t.cfs_load_avg = in.template var<ulong>(n + ".cfs_rq.load_avg", 0, std::min(L, ulong_max<A> - 1), true);
@@ -207,12 +216,13 @@ template <class I, class A, class In> wakeaffine::knobs<A> any_knobs(In &in, con
 }
 
 template <class I, class A, class In>
-wakeaffine::wake_env<A> any_wakeup(In &in, const WaCase &c, std::uint64_t L, bool weights_are_loads) {
+wakeaffine::wake_env<A> any_wakeup(In &in, const WaCase &c, std::uint64_t L, bool weights_are_loads,
+                                   bool plain_h_load = false) {
     wakeaffine::wake_env<A> e;
     e.this_rq = any_cpu<I, A>(in, "this_cpu", L, c.this_idle);
     e.prev_rq = any_cpu<I, A>(in, "prev_cpu", L, c.prev_idle);
-    e.p = any_task<I, A>(in, "p", L, weights_are_loads);
-    e.curr = any_task<I, A>(in, "current", L, weights_are_loads);
+    e.p = any_task<I, A>(in, "p", L, weights_are_loads, plain_h_load);
+    e.curr = any_task<I, A>(in, "current", L, weights_are_loads, plain_h_load);
     e.p.idle_policy = c.idle_policy;
     e.sync = c.sync;
     // Up to pjt-1-3 a CPU's load is rq->load.weight, which counts the
@@ -266,20 +276,51 @@ void decision_lines(KOut<A> &o, const std::string &title, const wakeaffine::wake
 struct DecisionSymmetric {
     static constexpr const char *id = "wakeaffine.decision_symmetric";
     static constexpr bool integer_first = false;
-    template <class I> static bool applies() { return true; }
+    template <class I> static bool applies() { return is_61<I>; }
     template <class I> static std::string domain(Arch) {
         return "root task groups; CPU and PELT loads 0..2^20, task weights 15..88761, capacities 1024, "
                "imbalance_pct 125, nr_running 2 (6.1: 1..2); a >= b on both load readings" +
+               std::string(is_61<I> ? "; task_h_load() at h_load 1 over a cfs_rq load_avg of 0, so the task's "
+                                      "load_avg (its division by a symbolic load is left out)"
+                                    : "") +
                std::string(weight_loads<I> ? "; current.weight <= both CPUs' loads (rq->load.weight counts the waker)"
                                            : "") +
                "; sync, wake_idx 0/1 and the features split into cases";
     }
-    template <class I> static std::vector<KCase> cases(Arch) { return decision_cases<I>(); }
+    // 6.1 splits each case by where the wakee's load t falls against the
+    // two CPU loads b <= a: prev_eff_load's cpu_load(prev) - t wraps in
+    // unsigned long (meant: a negative s64) exactly when t exceeds it.
+    // Where neither state wraps (t <= b) the case is linear in integers;
+    // the two others stay on bit-vectors.
+    template <class I> static std::vector<KCase> cases(Arch) {
+        std::vector<KCase> cs = decision_cases<I>();
+        if constexpr (!is_61<I>)
+            return cs;
+        std::vector<KCase> split;
+        for (const KCase &c : cs)
+            for (int n = 0; n < 3; ++n) {
+                KCase s = c;
+                s.n = n;
+                s.label += n == 0 ? ", t <= b" : n == 1 ? ", b < t <= a" : ", t > a";
+                s.integer_first = n == 0;
+                split.push_back(s);
+            }
+        return split;
+    }
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
         const WaCase w = decode(c.kind);
         const wakeaffine::knobs<A> k = any_knobs<I, A>(in, w);
-        const wakeaffine::wake_env<A> e = any_wakeup<I, A>(in, w, LOAD_MAX_DEFAULT, false);
+        const wakeaffine::wake_env<A> e = any_wakeup<I, A>(in, w, LOAD_MAX_DEFAULT, false, true);
         in.require(e.prev_rq.weighted_cpuload <= e.this_rq.weighted_cpuload, "prev_cpu.load <= this_cpu.load");
+        if constexpr (is_61<I>) {
+            const auto &t = e.p.load_avg, &a = e.this_rq.weighted_cpuload, &b = e.prev_rq.weighted_cpuload;
+            if (c.n == 0)
+                in.require(t <= b, "t <= b");
+            else if (c.n == 1)
+                in.require(b < t && t <= a, "b < t <= a");
+            else
+                in.require(a < t, "t > a");
+        }
         in.require(e.prev_rq.cpu_load_idx <= e.this_rq.cpu_load_idx, "prev_cpu.cpu_load[idx] <= this_cpu.cpu_load[idx]");
         // The swapped state is a state too: current still runs on this_cpu.
         if constexpr (weight_loads<I>)

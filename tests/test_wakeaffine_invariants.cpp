@@ -170,3 +170,26 @@ TEST_CASE("wakeaffine.effective_load_monotone: v2.6.37's ASYM_EFF_LOAD shortcut 
     CHECK_FALSE(inv->applies(*find_subject("wakeaffine/pjt-1")));
     CHECK_FALSE(inv->applies(*find_subject("wakeaffine/v6.1")));
 }
+
+TEST_CASE("wakeaffine.decision_symmetric: 6.1's decision keeps a pull once this_cpu is the lighter",
+          "[wakeaffine-invariants]") {
+    // PROVED on both widths by the argument in proofs/expected/verdicts.txt.
+    for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64})
+        CHECK(prove("wakeaffine/v6.1", "wakeaffine.decision_symmetric", a).verdict == Verdict::PROVED);
+    const auto *inv = find_invariant("wakeaffine.decision_symmetric");
+    REQUIRE(inv != nullptr);
+    CHECK_FALSE(inv->applies(*find_subject("wakeaffine/v3.13"))); // too slow there (README)
+    // By hand, WA_BIAS on, capacities 1024, pct 125 (so 112): this_cpu 10500,
+    // prev_cpu 10000, task_h_load(p) = load_avg 100.  Before the swap
+    // this_eff = 10600 * 102400 = 1085440000 < prev_eff = 9900 * 114688 =
+    // 1135411200: pulled.  After it this_eff = 10100 * 102400 = 1034240000
+    // < prev_eff = 10400 * 114688 = 1192755200: pulled again.
+    json in = {{"this_cpu.load", 10500}, {"prev_cpu.load", 10000}, {"p.load_avg", 100},
+               {"this_cpu.nr_running", 2}, {"prev_cpu.nr_running", 2}};
+    auto rr = replay("wakeaffine/v6.1", "wakeaffine.decision_symmetric", sc::Arch::lp64,
+                     "not sync, WA_IDLE off, WA_BIAS on, this_cpu busy, prev_cpu busy, t <= b", in);
+    INFO(rr.trace);
+    CHECK_FALSE(rr.violated);
+    CHECK(rr.trace.find("this_eff_load 1085440000  vs  prev_eff_load 1135411200") != std::string::npos);
+    CHECK(rr.trace.find("this_eff_load 1034240000  vs  prev_eff_load 1192755200") != std::string::npos);
+}
