@@ -1,7 +1,12 @@
 // The wakeaffine invariants in the catalogue (seed 003), on every reference
-// variant of the family.
+// variant of the family and on the built-in kernel oracles' own
+// wake_affine() (proofs/kernel/wakeaffine_kernel.h); an `oracle build`
+// plug-in runs the same entries on its own code.
+#include "oracle_gen/linux_6_1.h"
+#include "oracle_gen/linux_6_12.h"
 #include "proofs/balance_entry.h"
 #include "proofs/balance_invariants.h"
+#include "proofs/kernel/wakeaffine_kernel.h"
 #include "proofs/wakeaffine_invariants.h"
 
 namespace sc::proofs {
@@ -22,14 +27,38 @@ template <class F> auto with_wakeaffine(const Variant &v, F &&f) {
         case wv::v6_1: return f.template operator()<RefWakeAffine<wv::v6_1>>();
         }
     }
+    using wakeaffine_inv::KernelWakeAffine;
+    using wakeaffine_inv::wakeaffine_runs_on;
+#if SC_ORACLE_LINUX_6_1
+    if constexpr (wakeaffine_runs_on<oracle_gen::linux_6_1::kernel>)
+        if (v.id == "linux-6.1")
+            return f.template operator()<KernelWakeAffine<oracle_gen::linux_6_1::kernel>>();
+#endif
+#if SC_ORACLE_LINUX_6_12
+    if constexpr (wakeaffine_runs_on<oracle_gen::linux_6_12::kernel>)
+        if (v.id == "linux-6.12")
+            return f.template operator()<KernelWakeAffine<oracle_gen::linux_6_12::kernel>>();
+#endif
     throw input_error(v.id + " has no wake_affine functions");
+}
+
+// The built-in oracles whose trees held the family's functions.
+bool wakeaffine_on_kernel(const Variant &v) {
+#if SC_ORACLE_LINUX_6_1
+    if (v.id == "linux-6.1")
+        return wakeaffine_inv::wakeaffine_runs_on<oracle_gen::linux_6_1::kernel>;
+#endif
+#if SC_ORACLE_LINUX_6_12
+    if (v.id == "linux-6.12")
+        return wakeaffine_inv::wakeaffine_runs_on<oracle_gen::linux_6_12::kernel>;
+#endif
+    (void)v;
+    return false;
 }
 
 struct WakeAffineFamily {
     static constexpr const char *name = "wakeaffine";
-    // No invariant of the catalogue applies to the 6.1 form (see
-    // register_wakeaffine_invariants()), so the kernels have none to run.
-    static bool on_kernel(const Variant &) { return false; }
+    static bool on_kernel(const Variant &v) { return wakeaffine_on_kernel(v); }
     template <class F> static auto with(const Variant &v, F &&f) { return with_wakeaffine(v, std::forward<F>(f)); }
 };
 

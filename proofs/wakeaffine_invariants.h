@@ -256,8 +256,12 @@ void decision_lines(KOut<A> &o, const std::string &title, const wakeaffine::wake
             o.lines.push_back(fmt::format("  this_load {}, load (prev) {}{}{}", std::int64_t(tr.this_load),
                                           std::int64_t(tr.load), tr.hot ? ", wakee cache-hot on prev_cpu" : "",
                                           tr.wide ? ", wake_wide" : ""));
-        o.lines.push_back(fmt::format("  this_eff_load {}  vs  prev_eff_load {}  ({} pulls)", std::int64_t(tr.this_eff_load),
-                                      std::int64_t(tr.prev_eff_load), is_61<I> ? "<" : "<="));
+        if constexpr (requires { I::kernel; })
+            o.lines.push_back("  effective loads: inside the kernel's wake_affine_weight(), not shown");
+        else
+            o.lines.push_back(fmt::format("  this_eff_load {}  vs  prev_eff_load {}  ({} pulls)",
+                                          std::int64_t(tr.this_eff_load), std::int64_t(tr.prev_eff_load),
+                                          is_61<I> ? "<" : "<="));
         o.lines.push_back(fmt::format("  decision: {}", pulled ? "pull the wakee to this_cpu" : "leave it on prev_cpu"));
     }
 }
@@ -283,6 +287,9 @@ struct DecisionSymmetric {
                std::string(is_61<I> ? "; task_h_load() at h_load 1 over a cfs_rq load_avg of 0, so the task's "
                                       "load_avg (its division by a symbolic load is left out)"
                                     : "") +
+               std::string(requires { I::kernel; } ? "; the kernel's own wake_affine() through its shims, no "
+                                                     "delayed-dequeue task on this_cpu (6.12)"
+                                                   : "") +
                std::string(weight_loads<I> ? "; current.weight <= both CPUs' loads (rq->load.weight counts the waker)"
                                            : "") +
                "; sync, wake_idx 0/1 and the features split into cases";

@@ -254,6 +254,21 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
         CHECK(x * 254 / 256 != x * 253 / 256);
     }
 
+    // wakeaffine.decision_symmetric runs inside both plug-ins, on their own
+    // wake_affine(): PROVED by the argument in proofs/expected/verdicts.txt,
+    // which a sync tie-break of + 2 in place of + 1 does not touch (the
+    // pull stays this_eff < prev_eff + constant, monotone in both loads).
+    Run wsym = shell(std::string(SCHEDCHECK_BIN) + " prove --oracle review-pre --oracle review-post --oracle-dir " +
+                     out.string() + " --family wakeaffine --json" + slow_ok);
+    INFO(wsym.out);
+    CHECK(wsym.code == 0);
+    auto wsym_j = nlohmann::json::parse(wsym.out.substr(wsym.out.find('{')));
+    CHECK(wsym_j["results"].size() == 4);
+    for (const auto &res : wsym_j["results"]) {
+        CHECK(res["invariant"] == "wakeaffine.decision_symmetric");
+        CHECK(res["verdict"] == "PROVED");
+    }
+
     // wake_affine: equal before the patch; after it a sync wake-up pulls
     // when this < prev + 2 instead of this < prev + 1.  The effective loads
     // are recomputed here from the 6.1 formula in lp64's wrapping u64

@@ -192,4 +192,23 @@ TEST_CASE("wakeaffine.decision_symmetric: 6.1's decision keeps a pull once this_
     CHECK_FALSE(rr.violated);
     CHECK(rr.trace.find("this_eff_load 1085440000  vs  prev_eff_load 1135411200") != std::string::npos);
     CHECK(rr.trace.find("this_eff_load 1034240000  vs  prev_eff_load 1192755200") != std::string::npos);
+
+    // The kernels run the invariant on their own wake_affine(): PROVED by
+    // the same argument (6.12's delayed-dequeue count is 0 here).  On the
+    // state above each returns this_cpu (0) from wake_affine_weight(), WA_IDLE
+    // being off (its answer 64, "none"), in both states.
+    for (const char *k : {"linux-6.1", "linux-6.12"}) {
+        INFO(k);
+        for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64})
+            CHECK(prove(k, "wakeaffine.decision_symmetric", a).verdict == Verdict::PROVED);
+        auto kr = replay(k, "wakeaffine.decision_symmetric", sc::Arch::lp64,
+                         "not sync, WA_IDLE off, WA_BIAS on, this_cpu busy, prev_cpu busy, t <= b", in);
+        INFO(kr.trace);
+        CHECK_FALSE(kr.violated);
+        const std::string both = "idle target 64, weight target 0 (this_cpu 0, prev_cpu 1, none 64)";
+        const auto first = kr.trace.find(both);
+        REQUIRE(first != std::string::npos);
+        CHECK(kr.trace.find(both, first + 1) != std::string::npos);
+        CHECK(kr.trace.find("inside the kernel's wake_affine_weight(), not shown") != std::string::npos);
+    }
 }

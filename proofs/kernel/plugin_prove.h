@@ -2,10 +2,11 @@
 // (proofs/kernel/oracle_plugin.h), instantiated with the plug-in's kernel class K
 // (its task keeps util_est as {enqueued, ewma} when Split).  The invariant
 // texts are those the built-in subjects use (proofs/kernel/kernel_entries.h
-// for pelt and utilest, proofs/balance_entry.h for idlebal).  A PELT-only
-// oracle (its tree lacks util_est) answers "does not apply" for the
-// util_est invariants, and one whose tree lacks the idle-balance functions
-// the walks call for the idlebal ones.
+// for pelt and utilest, proofs/balance_entry.h for idlebal and wakeaffine).
+// A PELT-only oracle (its tree lacks util_est) answers "does not apply" for
+// the util_est invariants, one whose tree lacks the idle-balance functions
+// the walks call for the idlebal ones, and one without wake_affine() for
+// the wakeaffine ones.
 //
 // The idlebal walk is that of 6.1 for a tree whose util_est is the
 // {enqueued, ewma} pair (Split), else that of 6.12.  The two walks differ in
@@ -19,6 +20,7 @@
 #include "proofs/kernel/idlebal_kernel.h"
 #include "proofs/kernel/kernel_entries.h"
 #include "proofs/kernel/oracle_plugin.h"
+#include "proofs/kernel/wakeaffine_kernel.h"
 #include "proofs/task_trace.h"
 
 namespace sc::proofs {
@@ -27,6 +29,7 @@ template <template <class> class K, bool Split> struct PluginImpl {
     using Pelt = iface::KernelPelt<K>;
     using UtilEst = iface::KernelUtilEst<K, Split ? utilest::version::v6_1 : utilest::version::v6_12>;
     using IdleBal = idlebal_inv::KernelIdleBal<K, Split ? idlebal::version::v6_1 : idlebal::version::v6_12>;
+    using WakeAffine = wakeaffine_inv::KernelWakeAffine<K>;
     static constexpr bool has_util_est = K<lp64>::shim_has_util_est;
 
     // Calls f.template operator()<P, I>() for the invariant named id when
@@ -59,6 +62,13 @@ template <template <class> class K, bool Split> struct PluginImpl {
                     rc = 0;
                 }
             });
+        if constexpr (wakeaffine_inv::wakeaffine_runs_on<K>)
+            kentry::with_invariant<wakeaffine_inv::WakeAffineInvariants>(id, [&]<class P>() {
+                if (P::template applies<WakeAffine>()) {
+                    f.template operator()<P, WakeAffine>();
+                    rc = 0;
+                }
+            });
         return rc;
     }
 
@@ -69,7 +79,7 @@ template <template <class> class K, bool Split> struct PluginImpl {
                      std::string *error) {
         return plugin_guarded(error, [&] {
             return with(id, [&]<class P, class I>() {
-                if constexpr (std::is_same_v<I, IdleBal>)
+                if constexpr (std::is_same_v<I, IdleBal> || std::is_same_v<I, WakeAffine>)
                     *res = balance_detail::prove_on<P, I>(*v, a, *o);
                 else
                     *res = kentry::prove<P, I>(*v, a, *o);
