@@ -3,10 +3,10 @@
 //
 //  1. The pre- and post-image oracles are built (cli/oracle_build.cpp) in a
 //     private directory, removed at the end.
-//  2. Every pelt, utilest and idlebal invariant that applies is proved on
-//     both, in both data models (the plug-ins run the invariant texts of
-//     proofs/kernel/plugin_prove.h on their own code),
-//     except a family whose definitions the patch leaves as they were.
+//  2. Every pelt, utilest, idlebal and wakeaffine invariant that applies is
+//     proved on both, in both data models (the plug-ins run the invariant
+//     texts of proofs/kernel/plugin_prove.h on their own code), except a
+//     family whose definitions the patch leaves as they were.
 //  3. A verdict that changed is a regression (PROVED before, COUNTEREXAMPLE
 //     or a broken induction step after) or a fix (the reverse); a regression's
 //     counterexample is replayed on both images.
@@ -33,6 +33,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string_view>
 #include <thread>
 
@@ -181,8 +182,8 @@ int cmd_review(const ReviewArgs &a) {
     // token for token, runs the same code on both images under its
     // invariants: no verdict can change and none is proved again.  (A patch
     // to util_est alone proves only the utilest invariants, one to
-    // update_newidle_cost() only the idlebal ones; one to wake_affine()
-    // alone proves none.)  The same holds for one invariant
+    // update_newidle_cost() only the idlebal ones, one to wake_affine()
+    // only the wakeaffine ones.)  The same holds for one invariant
     // that calls less than its family (pelt.decay_monotone calls
     // decay_load() alone).
     struct Plan {
@@ -195,7 +196,7 @@ int cmd_review(const ReviewArgs &a) {
             return p != x.reads.end() && q != y.reads.end() && p->second == q->second;
         };
         // The families whose invariants a plug-in runs on its own code.
-        static constexpr std::array<std::string_view, 3> reviewed{"pelt", "utilest", "idlebal"};
+        static constexpr std::array<std::string_view, 4> reviewed{"pelt", "utilest", "idlebal", "wakeaffine"};
         Plan pl;
         for (std::string_view fam : reviewed)
             if (same_reads(std::string(fam)))
@@ -450,7 +451,11 @@ int cmd_review(const ReviewArgs &a) {
     for (const std::string &fam : plan.unchanged)
         line(fmt::format("The {} definitions, and all they use, are the same in both images: no {} invariant can "
                          "change, and none was proved again.",
-                         fam == "pelt" ? "PELT" : "util_est", fam));
+                         fam == "pelt"      ? "PELT"
+                         : fam == "utilest" ? "util_est"
+                         : fam == "idlebal" ? "newidle-cost"
+                                            : "wake_affine",
+                         fam));
     for (const std::string &id : plan.unchanged_invs)
         line(fmt::format("What {} calls is the same in both images: its verdicts cannot change, and it was "
                          "not proved again.",
@@ -492,6 +497,15 @@ int cmd_review(const ReviewArgs &a) {
                     line(fmt::format("  {} the patch: violated: {}", label, rr->failed));
                     line(fmt::format("    {} = {}, not {} {} = {}", rr->lhs_name, rr->lhs, rr->op, rr->rhs_name,
                                      rr->rhs));
+                    // A balance decision's few lines (the wake-up's two
+                    // states, an idle timeline) say why; a PELT trace is
+                    // left to the reproducer.
+                    if (c.inv->family == "idlebal" || c.inv->family == "wakeaffine") {
+                        std::istringstream tr(rr->trace);
+                        for (std::string l; std::getline(tr, l);)
+                            if (!l.empty())
+                                line("    " + l);
+                    }
                 } else {
                     text += fmt::format("  {} the patch: holds on this input\n", label);
                 }

@@ -349,6 +349,7 @@ PeltOracle generate_pelt_oracle(const KernelOracleSpec &spec, bool partial, cons
     });
     res.reads["utilest"] = reads_of(in_code, [](const KernelWanted &w) { return w.part == PeltPart::util_est; });
     res.reads["idlebal"] = reads_of(in_code, [](const KernelWanted &w) { return w.part == PeltPart::idlebal; });
+    res.reads["wakeaffine"] = reads_of(in_code, [](const KernelWanted &w) { return w.part == PeltPart::wakeaffine; });
     res.reads["pelt.decay_monotone"] = reads_of(in_code, [](const KernelWanted &w) { return w.name == "decay_load"; });
     std::vector<std::string> left_out;
     for (const Search &s : found_defs)

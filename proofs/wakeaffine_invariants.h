@@ -246,9 +246,20 @@ void decision_lines(KOut<A> &o, const std::string &title, const wakeaffine::wake
         o.lines.push_back(title + ":");
         o.lines.push_back("  this_cpu: " + cpu(e.this_rq));
         o.lines.push_back("  prev_cpu: " + cpu(e.prev_rq));
-        o.lines.push_back(fmt::format("  wakee weight {}, waker weight {}, sync {}, imbalance_pct {}",
-                                      std::uint64_t(e.p.weight), std::uint64_t(e.curr.weight), e.sync ? 1 : 0,
-                                      std::uint64_t(k.imbalance_pct)));
+        if constexpr (is_61<I>) {
+            // 6.1 weighs a task by task_h_load(): load_avg * h_load / (cfs_rq load_avg + 1).
+            auto h = [](const wakeaffine::task<A> &t) {
+                return fmt::format("load_avg {}, h_load {}, cfs_rq load_avg {}", std::uint64_t(t.load_avg),
+                                   std::uint64_t(t.cfs_h_load), std::uint64_t(t.cfs_load_avg));
+            };
+            o.lines.push_back("  wakee: " + h(e.p));
+            o.lines.push_back("  waker: " + h(e.curr));
+            o.lines.push_back(fmt::format("  sync {}, imbalance_pct {}", e.sync ? 1 : 0, std::uint64_t(k.imbalance_pct)));
+        } else {
+            o.lines.push_back(fmt::format("  wakee weight {}, waker weight {}, sync {}, imbalance_pct {}",
+                                          std::uint64_t(e.p.weight), std::uint64_t(e.curr.weight), e.sync ? 1 : 0,
+                                          std::uint64_t(k.imbalance_pct)));
+        }
         if constexpr (is_61<I>)
             o.lines.push_back(fmt::format("  idle target {}, weight target {} (this_cpu {}, prev_cpu {}, none {})",
                                           tr.idle_target, tr.weight_target, e.this_cpu, e.prev_cpu, e.nr_cpumask_bits));
