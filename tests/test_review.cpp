@@ -241,14 +241,15 @@ TEST_CASE("review: the util_est flag shown to readers is a utilest.flag_isolated
 }
 
 // The same patch also swaps wake_affine_idle()'s answer for an idle pair of
-// CPUs: no invariant is proved on the kernel's wake_affine() yet, so that
-// shows as a changed function, beside the regression and not instead of it.
+// CPUs: the wakeaffine invariants are proved again, and decision_symmetric,
+// which swaps loads and not idleness, stays PROVED; the swap shows as a
+// changed function, beside the regression and not instead of it.
 TEST_CASE("review: a stale util_est filter is a utilest.filter_sound regression", "[review]") {
     regression_and_fix("filter", "kernel/sched/fair.c",
                        "s/last_enqueued_diff -= ue.enqueued;/;/;"
                        "s/available_idle_cpu(prev_cpu) ? prev_cpu : this_cpu/available_idle_cpu(prev_cpu) ? this_cpu : "
                        "prev_cpu/",
-                       "utilest.filter_sound", {"pelt", "idlebal", "wakeaffine"}, true);
+                       "utilest.filter_sound", {"pelt", "idlebal"}, true);
 }
 
 // An avg_idle step of a quarter of the difference, where the kernel takes an
