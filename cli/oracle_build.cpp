@@ -190,8 +190,8 @@ void compile_all(const fs::path &dir, std::vector<Job> &jobs) {
 }
 
 // The plug-in's entry points (proofs/kernel/oracle_plugin.h): the pelt,
-// utilest and idlebal invariants (plugin_prove.h), the equivalence cases
-// and the simulation.  compile_one() puts the parts in
+// utilest, idlebal and wakeaffine invariants (plugin_prove.h), the
+// equivalence cases and the simulation.  compile_one() puts the parts in
 // one translation unit.  The solver glue comes from the schedcheck binary
 // that loads the plug-in.
 std::vector<std::pair<std::string, std::string>> plugin_parts(const std::string &name, const std::string &ns) {
