@@ -284,19 +284,16 @@ void check_outputs(const Outputs &o) {
 // changes a verdict shows as a difference.
 std::vector<ExpectedEntry> with_plugin_expectations(std::vector<ExpectedEntry> expected,
                                                     const std::vector<ProofResult> &results) {
-    auto find = [&](const std::string &v, const std::string &i, Arch a) -> const ExpectedEntry * {
-        for (const ExpectedEntry &e : expected)
-            if (e.variant == v && e.invariant == i && e.arch == a)
-                return &e;
-        return nullptr;
-    };
     std::vector<ExpectedEntry> added;
     for (const ProofResult &r : results) {
         const Variant *v = find_subject(r.variant);
-        if (!v || !is_plugin_subject(*v) || find(r.variant, r.invariant, r.arch))
+        if (!v || !is_plugin_subject(*v) || find_expected(expected, r))
             continue;
         const std::string rel = plugin_release(*v);
-        const ExpectedEntry *e = rel.empty() ? nullptr : find(rel, r.invariant, r.arch);
+        auto it = std::find_if(expected.begin(), expected.end(), [&](const ExpectedEntry &e) {
+            return !rel.empty() && e.variant == rel && e.invariant == r.invariant && e.arch == r.arch;
+        });
+        const ExpectedEntry *e = it == expected.end() ? nullptr : &*it;
         added.push_back({r.variant, r.invariant, r.arch, e ? e->verdict : Verdict::PROVED,
                          e ? "as " + rel + ", its tree's release" : "as for any oracle made by `oracle build`"});
     }
@@ -372,15 +369,12 @@ int report_results(std::vector<ProofResult> &results, const std::vector<Expected
     int differ = 0;
     std::vector<std::string> diffs;
     for (const ProofResult &r : results) {
-        auto it = std::find_if(expected.begin(), expected.end(), [&](const ExpectedEntry &e) {
-            return e.variant == r.variant && e.invariant == r.invariant && e.arch == r.arch;
-        });
-        if (it == expected.end() || it->verdict != r.verdict) {
+        const ExpectedEntry *e = find_expected(expected, r);
+        if (!e || e->verdict != r.verdict) {
             ++differ;
             diffs.push_back(fmt::format("{} {} {}: {} (expected {}{})", r.variant, r.invariant, arch_name(r.arch),
-                                        verdict_name(r.verdict),
-                                        it == expected.end() ? "no entry" : verdict_name(it->verdict),
-                                        it == expected.end() || it->basis.empty() ? "" : ", " + it->basis));
+                                        verdict_name(r.verdict), e ? verdict_name(e->verdict) : "no entry",
+                                        e && !e->basis.empty() ? ", " + e->basis : ""));
         }
     }
 
