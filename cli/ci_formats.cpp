@@ -67,7 +67,35 @@ std::string report_of(const ProofResult &r, const std::map<std::string, std::str
 }
 
 // The function an invariant's statement is about, in the kernel's names.
-std::string function_of(const std::string &subject, const std::string &invariant) {
+// For a kernel subject it is one the extractor takes (the walks around
+// them are the reference's, proofs/kernel/idlebal_kernel.h); for a variant
+// it is the reference function of that name in the family's header.
+std::string function_of(const std::string &subject, const std::string &invariant, bool kernel) {
+    const auto is = [&](const char *prefix) { return invariant.rfind(prefix, 0) == 0; };
+    if (is("idlebal.")) {
+        // The avg_idle step and its arithmetic: update_avg() in a tree,
+        // the wake-up's update_rq_avg_idle() in the reference.
+        if (invariant == "idlebal.avg_idle_capped" || invariant == "idlebal.avg_idle_no_jump" ||
+            invariant == "idlebal.no_overflow")
+            return kernel ? "update_avg" : "update_rq_avg_idle";
+        if (kernel)
+            return "update_newidle_cost"; // the cost, its decay, and what the skip compares
+        const bool six = subject == "idlebal/v6.1" || subject == "idlebal/v6.12";
+        if (invariant == "idlebal.cost_decay_monotone")
+            return six ? "update_newidle_cost" : "rebalance_domains"; // low-1-3 decays in rebalance_domains()
+        return "idle_balance"; // recovers, skip_sound: the skip test of a newidle pass
+    }
+    if (is("wakeaffine.")) {
+        if (invariant == "wakeaffine.effective_load_monotone")
+            return "effective_load";
+        if (invariant == "wakeaffine.hot_not_moved")
+            return "wake_affine"; // the NO_HOT_AFFINE test comes first there
+        if (kernel || invariant == "wakeaffine.decision_symmetric" || subject == "wakeaffine/v6.1")
+            return "wake_affine_weight";
+        // no_overflow before 6.1: the unsigned long loads of v2.6.37, the
+        // s64 ones from v2.6.38 (pjt-1 on).
+        return subject == "wakeaffine/v2.6.37" ? "wake_affine_ulong" : "wake_affine_s64";
+    }
     if (invariant == "cpuload.decay_monotone")
         return "decay_load_missed";
     if (invariant == "balance.source_le_target")
@@ -164,8 +192,8 @@ int kernel_definition_line(const std::string &version, const std::string &file, 
 
 SourceLocation violation_location(const std::string &subject, const std::string &invariant) {
     SourceLocation loc;
-    loc.function = function_of(subject, invariant);
     const Variant *v = find_subject(subject);
+    loc.function = function_of(subject, invariant, v && v->family == "kernel");
     if (v && v->family == "kernel") {
         // "linux-6.1" -> the 6.1 tree; the file is where the extractor
         // looks for the function first (oracle/pelt_codegen.h).

@@ -328,3 +328,89 @@ TEST_CASE("sarif: a kernel subject's violation is located in the kernel file, at
     CHECK(r.function == "util_est_dequeue"); // Bellasi's series updates the EWMA on dequeue
     CHECK(r.line > 0);
 }
+
+// Lines `n` and `n + 1` of `file` inside a Debian linux-source tarball,
+// unpacked by tar (a kernel definition may have its return type on a line
+// of its own, the name on the next).
+static std::pair<std::string, std::string> tarball_lines(const std::string &tarball, const std::string &file,
+                                                         int n) {
+    fs::path d = temp_dir("kernel-line");
+    Run t = run_argv({"tar", "-xJf", tarball, "-C", d.string(), "--strip-components=1", "--wildcards", "*/" + file});
+    std::string text, next;
+    if (t.code == 0) {
+        std::ifstream in(d / file);
+        for (int k = 0; k < n; ++k)
+            std::getline(in, text);
+        std::getline(in, next);
+    }
+    fs::remove_all(d);
+    return {text, next};
+}
+
+// Line `n` of a reference header of this tree.
+static std::string header_line(const std::string &rel, int n) {
+    std::ifstream in(std::string(SCHEDCHECK_SOURCE_DIR) + "/" + rel);
+    std::string text;
+    for (int k = 0; k < n; ++k)
+        std::getline(in, text);
+    return text;
+}
+
+TEST_CASE("sarif: idlebal and wakeaffine violations are located at the function the invariant reads",
+          "[ci][sarif]") {
+    // The reference: which function holds the arithmetic each invariant
+    // states (ref/idle_balance.h, ref/wake_affine.h), at its definition.
+    struct Ref {
+        const char *subject, *invariant, *header, *function;
+    };
+    const Ref refs[] = {
+        {"idlebal/v6.1", "idlebal.avg_idle_no_jump", "ref/idle_balance.h", "update_rq_avg_idle"},
+        {"idlebal/low-1-3", "idlebal.cost_decay_monotone", "ref/idle_balance.h", "rebalance_domains"},
+        {"idlebal/v6.12", "idlebal.cost_decay_monotone", "ref/idle_balance.h", "update_newidle_cost"},
+        {"idlebal/low-1-2", "idlebal.skip_sound", "ref/idle_balance.h", "idle_balance"},
+        {"wakeaffine/v2.6.37", "wakeaffine.no_overflow", "ref/wake_affine.h", "wake_affine_ulong"},
+        {"wakeaffine/v3.13", "wakeaffine.no_overflow", "ref/wake_affine.h", "wake_affine_s64"},
+        {"wakeaffine/v2.6.37", "wakeaffine.effective_load_monotone", "ref/wake_affine.h", "effective_load"},
+        {"wakeaffine/pjt-1-3", "wakeaffine.hot_not_moved", "ref/wake_affine.h", "wake_affine"},
+        {"wakeaffine/v6.1", "wakeaffine.decision_symmetric", "ref/wake_affine.h", "wake_affine_weight"},
+    };
+    for (const Ref &x : refs) {
+        INFO(x.subject << " " << x.invariant);
+        sc::cli::SourceLocation loc = sc::cli::violation_location(x.subject, x.invariant);
+        CHECK(loc.uri_base == "SRCROOT");
+        CHECK(loc.uri == x.header);
+        CHECK(loc.function == x.function);
+        REQUIRE(loc.line > 0);
+        const std::string text = header_line(x.header, loc.line);
+        CHECK(text.find(std::string(" ") + x.function + "(") != std::string::npos);
+        CHECK(text.find(';') == std::string::npos);
+    }
+    // The kernels: the extracted function, in the file the tree keeps it in.
+    struct Kern {
+        const char *version, *invariant, *file, *function;
+    };
+    const Kern kerns[] = {
+        {"6.1", "idlebal.avg_idle_capped", "kernel/sched/sched.h", "update_avg"},
+        {"6.12", "idlebal.recovers", "kernel/sched/fair.c", "update_newidle_cost"},
+        {"6.1", "wakeaffine.decision_symmetric", "kernel/sched/fair.c", "wake_affine_weight"},
+    };
+    for (const Kern &k : kerns) {
+        const std::string tarball = std::string("/usr/src/linux-source-") + k.version + ".tar.xz";
+        INFO(k.version << " " << k.invariant);
+        if (!fs::exists(tarball)) {
+            WARN("no " + tarball + ": the line cannot be checked here");
+            continue;
+        }
+        sc::cli::SourceLocation loc = sc::cli::violation_location(std::string("linux-") + k.version, k.invariant);
+        CHECK(loc.uri_base == "KERNEL_SRCROOT");
+        CHECK(loc.uri == k.file);
+        CHECK(loc.function == k.function);
+        REQUIRE(loc.line > 0);
+        // The definition starts there: the name on that line, or a return
+        // type alone on it and the name at the start of the next.
+        const auto [text, next] = tarball_lines(tarball, k.file, loc.line);
+        const std::string call = std::string(k.function) + "(";
+        CHECK((text.find(call) != std::string::npos || next.rfind(call, 0) == 0));
+        CHECK(text.find(';') == std::string::npos);
+    }
+}

@@ -231,6 +231,17 @@ template <class P> constexpr bool domain_first() {
         return false;
 }
 
+// P::domain_leash_ms: how long the domain-first query of a check may take
+// (30 ms by default, the incremental solvers' leash).  Where a check term
+// recurs on every path of a case and its path conditions cost the solver
+// 0.1 s a query, a longer leash once per term pays for itself.
+template <class P> constexpr unsigned domain_leash_ms() {
+    if constexpr (requires { P::domain_leash_ms; })
+        return P::domain_leash_ms;
+    else
+        return 30;
+}
+
 // P::path_batch: on bit-vectors, ask a path's remaining checks in one full
 // query before asking them one by one.  It pays where the path conditions
 // are costly to bit-blast and the checks hold (wakeaffine.no_overflow's
@@ -374,11 +385,18 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
     // One query on the incremental solver's short leash, never retried or
     // cached: true only on unsat.  A batch of queries is asked this way
     // first; anything but unsat sends them one by one through ask().
-    auto quick_unsat = [&](z3::solver &s, const z3::expr &e) {
+    auto quick_unsat = [&](z3::solver &s, const z3::expr &e, unsigned leash_ms = 30) {
         s.push();
         s.add(e);
         ++res.queries;
+        if (leash_ms != 30) {
+            z3::params longer(ctx);
+            longer.set("timeout", std::min(opt.timeout_ms, leash_ms));
+            s.set(longer);
+        }
         const z3::check_result r = s.check();
+        if (leash_ms != 30)
+            s.set(quick);
         s.pop();
         return r == z3::unsat;
     };
@@ -601,7 +619,7 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                         const z3::expr holds = check_holds(chk);
                         auto [it, fresh_term] = domain_answer.try_emplace(holds.id(), holds, false);
                         if (fresh_term)
-                            it->second.second = quick_unsat(s, !holds);
+                            it->second.second = quick_unsat(s, !holds, domain_leash_ms<P>());
                         if (it->second.second)
                             continue;
                     }
