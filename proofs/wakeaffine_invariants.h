@@ -267,9 +267,28 @@ void decision_lines(KOut<A> &o, const std::string &title, const wakeaffine::wake
             o.lines.push_back(fmt::format("  this_load {}, load (prev) {}{}{}", std::int64_t(tr.this_load),
                                           std::int64_t(tr.load), tr.hot ? ", wakee cache-hot on prev_cpu" : "",
                                           tr.wide ? ", wake_wide" : ""));
-        if constexpr (requires { I::kernel; })
-            o.lines.push_back("  effective loads: inside the kernel's wake_affine_weight(), not shown");
-        else
+        if constexpr (requires { I::kernel; }) {
+            // The kernel's effective loads stay inside its wake_affine_weight();
+            // what 6.1's formula makes of the same inputs is shown beside its
+            // decision, so that a kernel that weighs otherwise shows it.
+            if (tr.weight_target != -1) {
+                wakeaffine::wa_trace<A> f;
+                const int ft = wakeaffine::wake_affine_weight<version::v6_1, A>(e, k, &f);
+                if (!f.weighed)
+                    o.lines.push_back("  6.1's formula on these inputs: the waker outweighs this_cpu's load: this_cpu");
+                else {
+                    o.lines.push_back(fmt::format("  6.1's formula on these inputs (< pulls): {}",
+                                                  ft == e.this_cpu ? "this_cpu" : "no answer (prev_cpu)"));
+                    o.lines.push_back(fmt::format("    this_eff_load {} vs prev_eff_load {}",
+                                                  std::int64_t(f.this_eff_load), std::int64_t(f.prev_eff_load)));
+                }
+                o.lines.push_back(fmt::format("  the kernel's wake_affine_weight(): {} (its loads not visible)",
+                                              tr.weight_target == e.this_cpu ? "this_cpu" : "no CPU (prev_cpu)"));
+            }
+        } else if (is_61<I> && !tr.weighed) {
+            if (tr.weight_target != -1)
+                o.lines.push_back("  the waker outweighs this_cpu's load: this_cpu, no effective loads compared");
+        } else
             o.lines.push_back(fmt::format("  this_eff_load {}  vs  prev_eff_load {}  ({} pulls)",
                                           std::int64_t(tr.this_eff_load), std::int64_t(tr.prev_eff_load),
                                           is_61<I> ? "<" : "<="));

@@ -197,6 +197,7 @@ template <class A> struct wa_trace {
     bool wide = false;                     // v3.13
     int idle_target = -1;                  // 6.1 wake_affine_idle()
     int weight_target = -1;                // 6.1 wake_affine_weight()
+    bool weighed = false;                  // 6.1: the effective loads were compared
 };
 
 namespace detail {
@@ -496,6 +497,7 @@ int wake_affine_weight(const wake_env<A> &e, const knobs<A> &k, wa_trace<A> *tr 
     if (tr) {
         tr->this_eff_load = this_eff_load;
         tr->prev_eff_load = prev_eff_load;
+        tr->weighed = true;
     }
 
     return this_eff_load < prev_eff_load ? e.this_cpu : e.nr_cpumask_bits;

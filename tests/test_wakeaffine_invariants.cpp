@@ -209,6 +209,12 @@ TEST_CASE("wakeaffine.decision_symmetric: 6.1's decision keeps a pull once this_
         const auto first = kr.trace.find(both);
         REQUIRE(first != std::string::npos);
         CHECK(kr.trace.find(both, first + 1) != std::string::npos);
-        CHECK(kr.trace.find("inside the kernel's wake_affine_weight(), not shown") != std::string::npos);
+        // Beside the kernel's answer, 6.1's formula on the same inputs: the
+        // hand values above, in each state.
+        const auto formula = kr.trace.find("6.1's formula on these inputs (< pulls): this_cpu");
+        REQUIRE(formula != std::string::npos);
+        CHECK(kr.trace.find("this_eff_load 1085440000 vs prev_eff_load 1135411200", formula) != std::string::npos);
+        CHECK(kr.trace.find("this_eff_load 1034240000 vs prev_eff_load 1192755200", formula) != std::string::npos);
+        CHECK(kr.trace.find("the kernel's wake_affine_weight(): this_cpu (its loads not visible)") != std::string::npos);
     }
 }
