@@ -279,13 +279,15 @@ int cmd_review(const ReviewArgs &a) {
     json doc = {{"patch", a.patch}, {"kernel", a.kernel}, {"version", ob.version}};
     std::string text;
     auto line = [&](const std::string &s) { text += wrap(s, 78, "    "); };
-    line("schedcheck review of " + fs::path(a.patch).filename().string() +
-         (ob.version.empty() ? "" : " against Linux " + ob.version));
-    text += std::string(std::min<std::size_t>(78, 22 + fs::path(a.patch).filename().string().size()), '=') + "\n";
+    const std::string title = "schedcheck review of " + fs::path(a.patch).filename().string() +
+                              (ob.version.empty() ? "" : " against Linux " + ob.version);
+    line(title);
+    // The rule under the title is as long as its (first) line.
+    text += std::string(std::min<std::size_t>(78, title.size()), '=') + "\n";
 
     if (bpre.code == bpost.code) {
-        line("The patch changes nothing that schedcheck models (the PELT, util_est and newidle cost functions, "
-             "tables and macros it extracts are the same before and after it). Nothing to review.");
+        line("The patch changes nothing that schedcheck models (the PELT, util_est, newidle-cost and wake_affine "
+             "functions, tables and macros it extracts are the same before and after it). Nothing to review.");
         doc["modelled_change"] = false;
         doc["regressions"] = json::array();
         doc["fixes"] = json::array();
