@@ -231,15 +231,19 @@ template <class P> constexpr bool domain_first() {
         return false;
 }
 
+// The incremental solvers' leash: a query on them that does not answer
+// within it goes to fresh solvers (see ask() in prove_kprop()).
+inline constexpr unsigned QUICK_LEASH_MS = 30;
+
 // P::domain_leash_ms: how long the domain-first query of a check may take
-// (30 ms by default, the incremental solvers' leash).  Where a check term
+// (QUICK_LEASH_MS by default).  Where a check term
 // recurs on every path of a case and its path conditions cost the solver
 // 0.1 s a query, a longer leash once per term pays for itself.
 template <class P> constexpr unsigned domain_leash_ms() {
     if constexpr (requires { P::domain_leash_ms; })
         return P::domain_leash_ms;
     else
-        return 30;
+        return QUICK_LEASH_MS;
 }
 
 // P::path_batch: on bit-vectors, ask a path's remaining checks in one full
@@ -272,7 +276,7 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
     z3::solver solvers[2] = {z3::solver(ctx), z3::solver(ctx)};
     // The incremental solvers get a short leash (see ask() below).
     z3::params quick(ctx);
-    quick.set("timeout", std::min(opt.timeout_ms, 30u));
+    quick.set("timeout", std::min(opt.timeout_ms, QUICK_LEASH_MS));
     for (auto &s : solvers)
         s.set(quick);
     bool premise_reached = false;
@@ -385,17 +389,17 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
     // One query on the incremental solver's short leash, never retried or
     // cached: true only on unsat.  A batch of queries is asked this way
     // first; anything but unsat sends them one by one through ask().
-    auto quick_unsat = [&](z3::solver &s, const z3::expr &e, unsigned leash_ms = 30) {
+    auto quick_unsat = [&](z3::solver &s, const z3::expr &e, unsigned leash_ms = QUICK_LEASH_MS) {
         s.push();
         s.add(e);
         ++res.queries;
-        if (leash_ms != 30) {
+        if (leash_ms != QUICK_LEASH_MS) {
             z3::params longer(ctx);
             longer.set("timeout", std::min(opt.timeout_ms, leash_ms));
             s.set(longer);
         }
         const z3::check_result r = s.check();
-        if (leash_ms != 30)
+        if (leash_ms != QUICK_LEASH_MS)
             s.set(quick);
         s.pop();
         return r == z3::unsat;
