@@ -68,6 +68,13 @@ struct ProveOptions {
     // fails while proofs run in the background need not wait for them.
     const std::atomic<bool> *cancel = nullptr;
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    // Tests only: the incremental solver's domain answer of this case
+    // (1-based) is taken as "empty" in the first `attempts` attempts of a
+    // proof, as a solver in a wrong state would answer.
+    struct {
+        std::uint64_t case_no = 0;
+        unsigned attempts = 0;
+    } fault_empty_domain;
 };
 
 // A counterexample that does not replay, or anything else that means the

@@ -147,12 +147,12 @@ TEST_CASE("engine: an empty domain is confirmed by a fresh solver before it is c
     z3::expr_vector full(ctx);
     full.push_back(x >= 0);
     full.push_back((x / 1024) / 1024 == 734);
-    CHECK(confirm_domain_empty(ctx, full, 10000, "test") == z3::sat);
+    CHECK(confirm_domain_empty(ctx, full, 10000, "test", nullptr) == z3::sat);
     // x >= 0 and x < 0 has no model.
     z3::expr_vector empty(ctx);
     empty.push_back(x >= 0);
     empty.push_back(x < 0);
-    CHECK(confirm_domain_empty(ctx, empty, 10000, "test") == z3::unsat);
+    CHECK(confirm_domain_empty(ctx, empty, 10000, "test", nullptr) == z3::unsat);
 }
 
 TEST_CASE("engine: a domain point found by evaluation answers the domain check without a solver", "[engine]") {

@@ -392,6 +392,46 @@ TEST_CASE("query cache: Z3's let-names are renumbered, nothing else", "[kernel-i
     CHECK(canonical("(declare-fun val () Int)") == "(declare-fun val () Int)");
 }
 
+// An incremental solver that calls a satisfiable domain empty has lost its
+// footing, and its other unsat answers are not to be trusted.  The proof is
+// thrown away with the entries it put in the query cache and done again on
+// a new solver; the second attempt's verdict is the one an undisturbed
+// proof gives, and says that it is a second attempt.  Going wrong twice
+// gives no verdict.  (The wrong answer is injected: a real one is rare.)
+TEST_CASE("kprop: a domain wrongly called empty restarts the proof on a new solver", "[kernel-invariants]") {
+    // decay_monotone has one case per period count n (0..), each with a
+    // few unsat checks: the first attempt caches some before case 3.
+    const sc::Variant *k = find_subject("linux-6.1");
+    REQUIRE(k != nullptr);
+    const sc::proofs::InvariantInfo *i = find_invariant("pelt.decay_monotone");
+    REQUIRE(i != nullptr);
+
+    // First, while this process's cache does not hold these queries (ctest
+    // runs each test case in a process of its own): both attempts' entries
+    // are forgotten, so the cache does not grow.
+    const sc::proofs::query_cache::Stats before = sc::proofs::query_cache::stats();
+    sc::proofs::ProveOptions twice;
+    twice.fault_empty_domain.case_no = 3;
+    twice.fault_empty_domain.attempts = 2;
+    const sc::proofs::ProofResult none = i->prove(*k, sc::Arch::lp64, twice);
+    CHECK(none.verdict == Verdict::UNKNOWN);
+    CHECK(none.reason == "the incremental solver went wrong twice (it called the domains of case n 2, then of case n 2 "
+                         "empty, and fresh solvers satisfy them); no verdict");
+    CHECK(!none.cex);
+    CHECK(sc::proofs::query_cache::stats().entries <= before.entries);
+
+    const sc::proofs::ProofResult plain = i->prove(*k, sc::Arch::lp64, sc::proofs::ProveOptions{});
+    REQUIRE(plain.verdict == Verdict::PROVED);
+    sc::proofs::ProveOptions once = twice;
+    once.fault_empty_domain.attempts = 1;
+    const sc::proofs::ProofResult again = i->prove(*k, sc::Arch::lp64, once);
+    CHECK(again.verdict == Verdict::PROVED);
+    CHECK(again.paths == plain.paths);
+    CHECK(again.reason == plain.reason + (plain.reason.empty() ? "" : "; ") +
+                              "proved again from the start on a new solver, after the first one called the domain of "
+                              "case n 2 empty");
+}
+
 // `review` proves a built-in image in the background while the other one
 // compiles, and cancels those proofs when the build fails: a cancelled
 // proof, and every job not yet started, is UNKNOWN "cancelled", never

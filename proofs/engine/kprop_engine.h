@@ -258,8 +258,21 @@ template <class P> constexpr bool path_batch() {
         return false;
 }
 
+// What one attempt at a proof learnt about its own solvers: `poisoned`
+// names the case whose domain an incremental solver called empty while a
+// fresh solver satisfies it.  Such a solver has lost its footing (seen
+// under heavy load on CI machines, with Z3 4.8's incremental solvers
+// interrupted many times by their leash), and every unsat it gave may be
+// wrong, the attempt's and those it put in the query cache alike.
+struct KpropAttempt {
+    unsigned no = 1;
+    std::string poisoned;
+    std::vector<std::string> cached; // the query-cache entries it recorded
+};
+
 template <class P, class I, class S, class C>
-ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &opt, const std::string &domain_text) {
+ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptions &opt, const std::string &domain_text,
+                             KpropAttempt &attempt) {
     auto t0 = std::chrono::steady_clock::now();
     ProofResult res;
     res.variant = subject.id;
@@ -307,8 +320,10 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
         r = s.check();
         if (r == z3::unknown)
             r = retry.retry(s, &s == &solvers[static_cast<int>(model::Encoding::integer)], fresh, res.queries);
-        if (r == z3::unsat && !key.empty())
+        if (r == z3::unsat && !key.empty()) {
             query_cache::record_unsat(key);
+            attempt.cached.push_back(std::move(key));
+        }
         return fresh ? *fresh : s;
     };
 
@@ -459,9 +474,19 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
                 s.add(d);
             z3::check_result dr = z3::sat;
             z3::solver &ds = domain_witness(in, ex.domain()) ? s : ask(s, dr);
+            if (opt.fault_empty_domain.case_no == case_no && attempt.no <= opt.fault_empty_domain.attempts)
+                dr = z3::unsat; // a test's stand-in for a solver that went wrong
             const bool confirmed = dr == z3::unsat;
-            if (confirmed)
-                dr = confirm_domain_empty(ctx, ex.domain(), opt.timeout_ms, cs.label);
+            if (confirmed) {
+                dr = confirm_domain_empty(ctx, ex.domain(), opt.timeout_ms, cs.label, nullptr);
+                if (dr == z3::sat) {
+                    attempt.poisoned = cs.label;
+                    res.verdict = Verdict::UNKNOWN;
+                    res.reason = "the incremental solver called the domain of case " + cs.label +
+                                 " empty, and a fresh solver satisfies it";
+                    return finish();
+                }
+            }
             if (dr != z3::sat) {
                 res.verdict = Verdict::UNKNOWN;
                 res.reason = dr == z3::unsat ? "vacuous: the domain of case " + cs.label + " is empty"
@@ -688,6 +713,42 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
     if (!searched.empty())
         res.reason += (res.reason.empty() ? "" : "; ") + std::string("searched without a violation: ") + searched;
     return finish();
+}
+
+// A proof whose incremental solver went wrong (see KpropAttempt) is thrown
+// away with what it cached, and done again from the start on a new Z3
+// context.  The second attempt's verdict stands, and says that it is a
+// second attempt; when that one goes wrong too, the proof is UNKNOWN.
+template <class P, class I, class S, class C>
+ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &opt, const std::string &domain_text) {
+    double spent = 0;
+    std::string first;
+    for (unsigned no = 1;; ++no) {
+        KpropAttempt attempt;
+        attempt.no = no;
+        ProofResult r = prove_kprop_once<P, I, S, C>(subject, arch, opt, domain_text, attempt);
+        r.seconds += spent;
+        if (attempt.poisoned.empty()) {
+            if (!first.empty())
+                r.reason += (r.reason.empty() ? "" : "; ") + std::string("proved again from the start on a new solver, "
+                            "after the first one called the domain of case ") + first + " empty";
+            return r;
+        }
+        query_cache::forget(attempt.cached);
+        spent = r.seconds;
+        std::fprintf(stderr,
+                     "schedcheck: warning: %s on %s %s: the incremental solver called the domain of case %s "
+                     "empty, and a fresh solver satisfies it; %s\n",
+                     P::id, subject.id.c_str(), std::string(arch_name(arch)).c_str(), attempt.poisoned.c_str(),
+                     no == 1 ? "the proof starts again on a new solver" : "again: no verdict");
+        if (no == 2) {
+            r.reason = "the incremental solver went wrong twice (it called the domains of case " + first + ", then of case " +
+                       attempt.poisoned + " empty, and fresh solvers satisfy them); no verdict";
+            r.cex.reset();
+            return r;
+        }
+        first = attempt.poisoned;
+    }
 }
 
 } // namespace sc::proofs

@@ -83,6 +83,14 @@ void record_unsat(const std::string &smt2) {
     }
 }
 
+void forget(const std::vector<std::string> &smt2s) {
+    Store &s = store();
+    std::lock_guard<std::mutex> g(s.mu);
+    for (const std::string &q : smt2s)
+        if (s.unsat.erase(q))
+            s.st.bytes -= q.size();
+}
+
 Stats stats() {
     Store &s = store();
     std::lock_guard<std::mutex> g(s.mu);

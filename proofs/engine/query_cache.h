@@ -10,6 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace sc::proofs::query_cache {
 
@@ -20,6 +21,9 @@ std::string canonical(const std::string &smt2);
 bool known_unsat(const std::string &smt2);
 // Records it (the cache stops growing at its byte budget).
 void record_unsat(const std::string &smt2);
+// Drops these entries: the answers of a solver found to be in a wrong
+// state are not kept for other proofs to reuse.
+void forget(const std::vector<std::string> &smt2s);
 
 struct Stats {
     std::size_t hits = 0, misses = 0, entries = 0, bytes = 0;
