@@ -68,13 +68,16 @@ struct ProveOptions {
     // fails while proofs run in the background need not wait for them.
     const std::atomic<bool> *cancel = nullptr;
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
-    // Tests only: the incremental solver's domain answer of this case
-    // (1-based) is taken as "empty" in the first `attempts` attempts of a
-    // proof, as a solver in a wrong state would answer.
-    struct {
+    // Tests only, in the first `attempts` attempts of a kernel-family proof
+    // (proofs/engine/kprop_engine.h) and at its case `case_no` (1-based):
+    // the incremental solver's domain answer is taken as "empty", or its
+    // base gets an assertion of false after the case, as a solver in a
+    // wrong state would answer.
+    struct Fault {
         std::uint64_t case_no = 0;
         unsigned attempts = 0;
-    } fault_empty_domain;
+    };
+    Fault fault_empty_domain, fault_false_base;
 };
 
 // A counterexample that does not replay, or anything else that means the

@@ -397,7 +397,7 @@ TEST_CASE("query cache: Z3's let-names are renumbered, nothing else", "[kernel-i
 // thrown away with the entries it put in the query cache and done again on
 // a new solver; the second attempt's verdict is the one an undisturbed
 // proof gives, and says that it is a second attempt.  Going wrong twice
-// gives no verdict.  (The wrong answer is injected: a real one is rare.)
+// gives no verdict.  (The wrong state is injected: a real one is rare.)
 TEST_CASE("kprop: a domain wrongly called empty restarts the proof on a new solver", "[kernel-invariants]") {
     // decay_monotone has one case per period count n (0..), each with a
     // few unsat checks: the first attempt caches some before case 3.
@@ -415,8 +415,8 @@ TEST_CASE("kprop: a domain wrongly called empty restarts the proof on a new solv
     twice.fault_empty_domain.attempts = 2;
     const sc::proofs::ProofResult none = i->prove(*k, sc::Arch::lp64, twice);
     CHECK(none.verdict == Verdict::UNKNOWN);
-    CHECK(none.reason == "the incremental solver went wrong twice (it called the domains of case n 2, then of case n 2 "
-                         "empty, and fresh solvers satisfy them); no verdict");
+    CHECK(none.reason == "the incremental solver went wrong twice (first it called the domain of case n 2 empty, then "
+                         "it called the domain of case n 2 empty); no verdict");
     CHECK(!none.cex);
     CHECK(sc::proofs::query_cache::stats().entries <= before.entries);
 
@@ -430,6 +430,23 @@ TEST_CASE("kprop: a domain wrongly called empty restarts the proof on a new solv
     CHECK(again.reason == plain.reason + (plain.reason.empty() ? "" : "; ") +
                               "proved again from the start on a new solver, after the first one called the domain of "
                               "case n 2 empty");
+
+    // A solver whose base holds false after case n 4 (a real wrong state,
+    // not an injected answer) is caught by the check of its empty base at
+    // the end of that case; the domain of n 5 is never asked of it.
+    sc::proofs::ProveOptions base;
+    base.fault_false_base.case_no = 5;
+    base.fault_false_base.attempts = 1;
+    const sc::proofs::ProofResult caught = i->prove(*k, sc::Arch::lp64, base);
+    CHECK(caught.verdict == Verdict::PROVED);
+    CHECK(caught.paths == plain.paths);
+    CHECK(caught.reason == plain.reason + (plain.reason.empty() ? "" : "; ") +
+                               "proved again from the start on a new solver, after the first one found its empty base "
+                               "unsatisfiable after case n 4");
+    base.fault_false_base.attempts = 2;
+    const sc::proofs::ProofResult twice_base = i->prove(*k, sc::Arch::lp64, base);
+    CHECK(twice_base.verdict == Verdict::UNKNOWN);
+    CHECK(twice_base.reason.rfind("the incremental solver went wrong twice (first it found its empty base", 0) == 0);
 }
 
 // `review` proves a built-in image in the background while the other one

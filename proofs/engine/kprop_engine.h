@@ -259,14 +259,16 @@ template <class P> constexpr bool path_batch() {
 }
 
 // What one attempt at a proof learnt about its own solvers: `poisoned`
-// names the case whose domain an incremental solver called empty while a
-// fresh solver satisfies it.  Such a solver has lost its footing (seen
-// under heavy load on CI machines, with Z3 4.8's incremental solvers
-// interrupted many times by their leash), and every unsat it gave may be
-// wrong, the attempt's and those it put in the query cache alike.
+// says how an incremental solver was caught in a wrong state: it called a
+// case's domain empty while a fresh solver satisfies it, or it found
+// nothing at all unsatisfiable (its base, with every case's scope popped).
+// Such a solver has lost its footing (seen under heavy load on CI
+// machines, with Z3 4.8's incremental solvers interrupted many times by
+// their leash), and every unsat it gave may be wrong, the attempt's and
+// those it put in the query cache alike.
 struct KpropAttempt {
     unsigned no = 1;
-    std::string poisoned;
+    std::string poisoned; // "called the domain of case X empty", ...
     std::vector<std::string> cached; // the query-cache entries it recorded
 };
 
@@ -480,10 +482,9 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             if (confirmed) {
                 dr = confirm_domain_empty(ctx, ex.domain(), opt.timeout_ms, cs.label, nullptr);
                 if (dr == z3::sat) {
-                    attempt.poisoned = cs.label;
+                    attempt.poisoned = "called the domain of case " + cs.label + " empty";
                     res.verdict = Verdict::UNKNOWN;
-                    res.reason = "the incremental solver called the domain of case " + cs.label +
-                                 " empty, and a fresh solver satisfies it";
+                    res.reason = "the incremental solver " + attempt.poisoned + ", and a fresh solver satisfies it";
                     return finish();
                 }
             }
@@ -702,6 +703,21 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             }
             break; // this case is done in this encoding
         }
+        // With the case's scope popped the solvers hold no assertion, and
+        // a check must answer sat (at once).  Unsat is a solver in a wrong
+        // state, caught here at the latest case whose answers it may have
+        // spoilt, also where no domain query was asked.
+        for (model::Encoding enc : encs) {
+            z3::solver &s = solvers[static_cast<int>(enc)];
+            if (opt.fault_false_base.case_no == case_no && attempt.no <= opt.fault_false_base.attempts)
+                s.add(ctx.bool_val(false)); // a test's stand-in for a solver that went wrong
+            if (s.check() == z3::unsat) {
+                attempt.poisoned = "found its empty base unsatisfiable after case " + cs.label;
+                res.verdict = Verdict::UNKNOWN;
+                res.reason = "the incremental solver " + attempt.poisoned;
+                return finish();
+            }
+        }
     }
     if (!unknown.empty()) {
         res.verdict = Verdict::UNKNOWN;
@@ -730,20 +746,18 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
         r.seconds += spent;
         if (attempt.poisoned.empty()) {
             if (!first.empty())
-                r.reason += (r.reason.empty() ? "" : "; ") + std::string("proved again from the start on a new solver, "
-                            "after the first one called the domain of case ") + first + " empty";
+                r.reason += (r.reason.empty() ? "" : "; ") +
+                            std::string("proved again from the start on a new solver, after the first one ") + first;
             return r;
         }
         query_cache::forget(attempt.cached);
         spent = r.seconds;
-        std::fprintf(stderr,
-                     "schedcheck: warning: %s on %s %s: the incremental solver called the domain of case %s "
-                     "empty, and a fresh solver satisfies it; %s\n",
-                     P::id, subject.id.c_str(), std::string(arch_name(arch)).c_str(), attempt.poisoned.c_str(),
+        std::fprintf(stderr, "schedcheck: warning: %s on %s %s: the incremental solver %s; %s\n", P::id,
+                     subject.id.c_str(), std::string(arch_name(arch)).c_str(), attempt.poisoned.c_str(),
                      no == 1 ? "the proof starts again on a new solver" : "again: no verdict");
         if (no == 2) {
-            r.reason = "the incremental solver went wrong twice (it called the domains of case " + first + ", then of case " +
-                       attempt.poisoned + " empty, and fresh solvers satisfy them); no verdict";
+            r.reason = "the incremental solver went wrong twice (first it " + first + ", then it " + attempt.poisoned +
+                       "); no verdict";
             r.cex.reset();
             return r;
         }
