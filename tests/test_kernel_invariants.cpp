@@ -428,7 +428,7 @@ TEST_CASE("kprop: a domain wrongly called empty restarts the proof on a new solv
     CHECK(again.verdict == Verdict::PROVED);
     CHECK(again.paths == plain.paths);
     CHECK(again.reason == plain.reason + (plain.reason.empty() ? "" : "; ") +
-                              "proved again from the start on a new solver, after the first one called the domain of "
+                              "done again from the start on a new solver, after the first one called the domain of "
                               "case n 2 empty");
 
     // A solver whose base holds false after case n 4 (a real wrong state,
@@ -441,7 +441,7 @@ TEST_CASE("kprop: a domain wrongly called empty restarts the proof on a new solv
     CHECK(caught.verdict == Verdict::PROVED);
     CHECK(caught.paths == plain.paths);
     CHECK(caught.reason == plain.reason + (plain.reason.empty() ? "" : "; ") +
-                               "proved again from the start on a new solver, after the first one found its empty base "
+                               "done again from the start on a new solver, after the first one found its empty base "
                                "unsatisfiable after case n 4");
     base.fault_false_base.attempts = 2;
     const sc::proofs::ProofResult twice_base = i->prove(*k, sc::Arch::lp64, base);

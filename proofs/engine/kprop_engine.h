@@ -747,7 +747,7 @@ ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &o
         if (attempt.poisoned.empty()) {
             if (!first.empty())
                 r.reason += (r.reason.empty() ? "" : "; ") +
-                            std::string("proved again from the start on a new solver, after the first one ") + first;
+                            std::string("done again from the start on a new solver, after the first one ") + first;
             return r;
         }
         query_cache::forget(attempt.cached);
