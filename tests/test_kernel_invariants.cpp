@@ -422,14 +422,17 @@ TEST_CASE("kprop: a domain wrongly called empty restarts the proof on a new solv
 
     const sc::proofs::ProofResult plain = i->prove(*k, sc::Arch::lp64, sc::proofs::ProveOptions{});
     REQUIRE(plain.verdict == Verdict::PROVED);
+    // A redone proof: the undisturbed proof's verdict, paths and detail,
+    // and what its first attempt's solver did.
+    auto check_redone = [&](const sc::proofs::ProofResult &r, const std::string &first) {
+        CHECK(r.verdict == Verdict::PROVED);
+        CHECK(r.paths == plain.paths);
+        CHECK(r.reason == plain.reason + (plain.reason.empty() ? "" : "; ") +
+                              "done again from the start on a new solver, after the first one " + first);
+    };
     sc::proofs::ProveOptions once = twice;
     once.fault_empty_domain.attempts = 1;
-    const sc::proofs::ProofResult again = i->prove(*k, sc::Arch::lp64, once);
-    CHECK(again.verdict == Verdict::PROVED);
-    CHECK(again.paths == plain.paths);
-    CHECK(again.reason == plain.reason + (plain.reason.empty() ? "" : "; ") +
-                              "done again from the start on a new solver, after the first one called the domain of "
-                              "case n 2 empty");
+    check_redone(i->prove(*k, sc::Arch::lp64, once), "called the domain of case n 2 empty");
 
     // A solver whose base holds false after case n 4 (a real wrong state,
     // not an injected answer) is caught by the check of its empty base at
@@ -437,12 +440,7 @@ TEST_CASE("kprop: a domain wrongly called empty restarts the proof on a new solv
     sc::proofs::ProveOptions base;
     base.fault_false_base.case_no = 5;
     base.fault_false_base.attempts = 1;
-    const sc::proofs::ProofResult caught = i->prove(*k, sc::Arch::lp64, base);
-    CHECK(caught.verdict == Verdict::PROVED);
-    CHECK(caught.paths == plain.paths);
-    CHECK(caught.reason == plain.reason + (plain.reason.empty() ? "" : "; ") +
-                               "done again from the start on a new solver, after the first one found its empty base "
-                               "unsatisfiable after case n 4");
+    check_redone(i->prove(*k, sc::Arch::lp64, base), "found its empty base unsatisfiable after case n 4");
     base.fault_false_base.attempts = 2;
     const sc::proofs::ProofResult twice_base = i->prove(*k, sc::Arch::lp64, base);
     CHECK(twice_base.verdict == Verdict::UNKNOWN);

@@ -421,6 +421,14 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
         s.pop();
         return r == z3::unsat;
     };
+    // The attempt ends here, its solver caught in a wrong state (`what`
+    // says how); prove_kprop() starts again.
+    auto went_wrong = [&](std::string what, const std::string &more) {
+        attempt.poisoned = std::move(what);
+        res.verdict = Verdict::UNKNOWN;
+        res.reason = "the incremental solver " + attempt.poisoned + more;
+        return finish();
+    };
     static const bool batch = !std::getenv("SCHEDCHECK_NO_BATCH");
     std::uint64_t case_no = 0;
     for (const KCase &cs : P::template cases<I>(arch)) {
@@ -481,12 +489,9 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             const bool confirmed = dr == z3::unsat;
             if (confirmed) {
                 dr = confirm_domain_empty(ctx, ex.domain(), opt.timeout_ms, cs.label, nullptr);
-                if (dr == z3::sat) {
-                    attempt.poisoned = "called the domain of case " + cs.label + " empty";
-                    res.verdict = Verdict::UNKNOWN;
-                    res.reason = "the incremental solver " + attempt.poisoned + ", and a fresh solver satisfies it";
-                    return finish();
-                }
+                if (dr == z3::sat)
+                    return went_wrong("called the domain of case " + cs.label + " empty",
+                                      ", and a fresh solver satisfies it");
             }
             if (dr != z3::sat) {
                 res.verdict = Verdict::UNKNOWN;
@@ -711,12 +716,8 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             z3::solver &s = solvers[static_cast<int>(enc)];
             if (opt.fault_false_base.case_no == case_no && attempt.no <= opt.fault_false_base.attempts)
                 s.add(ctx.bool_val(false)); // a test's stand-in for a solver that went wrong
-            if (s.check() == z3::unsat) {
-                attempt.poisoned = "found its empty base unsatisfiable after case " + cs.label;
-                res.verdict = Verdict::UNKNOWN;
-                res.reason = "the incremental solver " + attempt.poisoned;
-                return finish();
-            }
+            if (s.check() == z3::unsat)
+                return went_wrong("found its empty base unsatisfiable after case " + cs.label, "");
         }
     }
     if (!unknown.empty()) {
