@@ -523,7 +523,9 @@ std::uint64_t ticks_to_converge(std::uint64_t d0, int shift) {
     return ticks;
 }
 
-template <class Inv> ProofResult prove_inv(const Variant &v, Arch a, const ProveOptions &o) {
+// One attempt at the proof (see redo_on_new_solver), on solvers of its own.
+template <class Inv>
+ProofResult prove_inv_once(const Variant &v, Arch a, const ProveOptions &o, unsigned attempt, std::string &poisoned) {
     auto t0 = std::chrono::steady_clock::now();
     ProofResult r;
     r.variant = v.id;
@@ -537,12 +539,23 @@ template <class Inv> ProofResult prove_inv(const Variant &v, Arch a, const Prove
         std::uint64_t safe = dom.ulong_max;
         std::vector<std::string> unknown;
         JobSolvers js(o.timeout_ms);
+        js.attempt = attempt;
+        js.fault_empty_domain = o.fault_empty_domain;
+        js.fault_false_base = o.fault_false_base;
         std::function<ReplayResult(const cpuload::scenario<C> &)> replay;
         if constexpr (std::is_same_v<Inv, Converges>)
             replay = [&](const cpuload::scenario<C> &sc) { return evaluate_lemma<Inv, C>(v.level, sc); };
         else
             replay = [&](const cpuload::scenario<C> &sc) { return evaluate_inv<Inv, C>(v.level, sc, 0); };
+        // False when the case found the solvers in a wrong state: the
+        // attempt ends there.
         auto take = [&](const Case &cs, CaseOutcome &co) {
+            if (!co.poisoned.empty()) {
+                poisoned = co.poisoned;
+                r.verdict = Verdict::UNKNOWN;
+                r.reason = co.reason;
+                return false;
+            }
             r.paths += co.paths;
             r.queries += co.queries;
             if constexpr (Inv::overflow)
@@ -554,6 +567,7 @@ template <class Inv> ProofResult prove_inv(const Variant &v, Arch a, const Prove
                 r.cex = co.cex;
                 r.reason = cs.label + ": " + co.replay->failed;
             }
+            return true;
         };
         const std::vector<Case> all = Inv::cases(v.level, a);
         // Cheap concrete probes of every case first: a counterexample found
@@ -561,6 +575,8 @@ template <class Inv> ProofResult prove_inv(const Variant &v, Arch a, const Prove
         if constexpr (!Inv::overflow) {
             for (const Case &cs : all) {
                 CaseOutcome co = probe_case<Inv, S, C>(js, v, a, cs, replay);
+                if (!co.poisoned.empty())
+                    return (void)take(cs, co);
                 if (co.verdict == Verdict::COUNTEREXAMPLE) {
                     take(cs, co);
                     break;
@@ -570,7 +586,8 @@ template <class Inv> ProofResult prove_inv(const Variant &v, Arch a, const Prove
         if (!r.cex || Inv::overflow)
             for (const Case &cs : all) {
                 CaseOutcome co = prove_case<Inv, S, C>(js, v, a, cs, replay, safe, Inv::overflow);
-                take(cs, co);
+                if (!take(cs, co))
+                    return;
                 if (r.cex && !Inv::overflow)
                     break;
             }
@@ -621,6 +638,12 @@ template <class Inv> ProofResult prove_inv(const Variant &v, Arch a, const Prove
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
+}
+
+template <class Inv> ProofResult prove_inv(const Variant &v, Arch a, const ProveOptions &o) {
+    return redo_on_new_solver(Inv::id, v.id, a, [&](unsigned no, std::string &poisoned) {
+        return prove_inv_once<Inv>(v, a, o, no, poisoned);
+    });
 }
 
 template <class Inv> ReplayResult replay_inv(const Variant &v, Arch a, const nlohmann::json &doc) {

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "proofs/engine/engine.h"
+#include "proofs/kernel/kernel_invariants.h"
 
 using namespace sc;
 using namespace sc::proofs;
@@ -147,12 +148,12 @@ TEST_CASE("engine: an empty domain is confirmed by a fresh solver before it is c
     z3::expr_vector full(ctx);
     full.push_back(x >= 0);
     full.push_back((x / 1024) / 1024 == 734);
-    CHECK(confirm_domain_empty(ctx, full, 10000, "test", nullptr) == z3::sat);
+    CHECK(confirm_domain_empty(ctx, full, 10000) == z3::sat);
     // x >= 0 and x < 0 has no model.
     z3::expr_vector empty(ctx);
     empty.push_back(x >= 0);
     empty.push_back(x < 0);
-    CHECK(confirm_domain_empty(ctx, empty, 10000, "test", nullptr) == z3::unsat);
+    CHECK(confirm_domain_empty(ctx, empty, 10000) == z3::unsat);
 }
 
 TEST_CASE("engine: a domain point found by evaluation answers the domain check without a solver", "[engine]") {
@@ -192,4 +193,60 @@ TEST_CASE("engine: a domain point found by evaluation answers the domain check w
         CHECK_FALSE(domain_witness(in3, ex.domain()));
         ex.end_case();
     }
+}
+
+// The cpuload proofs' solvers (one pair per proof job) go wrong the way the
+// kernel families' do (tests/test_kernel_invariants.cpp), and are treated
+// the same way: the proof is done again on a new Z3 context, and a second
+// wrong solver leaves no verdict.  The wrong state is injected.  On
+// shi-1-3, idle_decay_nonincreasing has three cases (its entry points, no
+// pending_updates split), each probed first and then proved: the job's
+// solvers take them as cases 1-3 (probes) and 4-6 (proofs).
+TEST_CASE("engine: a cpuload proof whose solver went wrong is done again on a new solver", "[engine]") {
+    const Variant *v = find_subject("cpuload/shi-1-3");
+    REQUIRE(v != nullptr);
+    const InvariantInfo *i = find_invariant("cpuload.idle_decay_nonincreasing");
+    REQUIRE(i != nullptr);
+    const ProofResult plain = i->prove(*v, Arch::lp64, ProveOptions{});
+    REQUIRE(plain.verdict == Verdict::PROVED);
+    auto check_redone = [&](const ProofResult &r, const std::string &first) {
+        CHECK(r.verdict == Verdict::PROVED);
+        CHECK(r.paths == plain.paths);
+        CHECK(r.reason == plain.reason + (plain.reason.empty() ? "" : "; ") +
+                              "done again from the start on a new solver, after the first one " + first);
+    };
+
+    // A domain answer "empty" that a fresh solver contradicts: in the probe
+    // of the second case, then in the proof of the same case.
+    ProveOptions probe;
+    probe.fault_empty_domain = {2, 1};
+    check_redone(i->prove(*v, Arch::lp64, probe), "called the domain of case update_cpu_load_nohz empty");
+    ProveOptions proof;
+    proof.fault_empty_domain = {5, 1};
+    check_redone(i->prove(*v, Arch::lp64, proof), "called the domain of case update_cpu_load_nohz empty");
+
+    // A real false in the base after the first proved case: caught by the
+    // base check at the end of that case.
+    ProveOptions base;
+    base.fault_false_base = {4, 1};
+    check_redone(i->prove(*v, Arch::lp64, base), "found its empty base unsatisfiable after case update_idle_cpu_load");
+
+    // Twice: no verdict, whatever the first attempt had found.
+    proof.fault_empty_domain.attempts = 2;
+    const ProofResult none = i->prove(*v, Arch::lp64, proof);
+    CHECK(none.verdict == Verdict::UNKNOWN);
+    CHECK(none.reason == "the incremental solver went wrong twice (first it called the domain of case "
+                         "update_cpu_load_nohz empty, then it called the domain of case update_cpu_load_nohz "
+                         "empty); no verdict");
+    CHECK(!none.cex);
+
+    // The overflow proof, whose largest safe load rests on unsat answers,
+    // reports no bound when it has no verdict.
+    const InvariantInfo *o = find_invariant("cpuload.no_overflow");
+    REQUIRE(o != nullptr);
+    ProveOptions first;
+    first.fault_false_base = {1, 2};
+    const ProofResult unsafe = o->prove(*find_subject("cpuload/shi-1"), Arch::lp64, first);
+    CHECK(unsafe.verdict == Verdict::UNKNOWN);
+    CHECK(!unsafe.bound);
 }

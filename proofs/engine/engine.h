@@ -68,6 +68,7 @@ struct CaseOutcome {
     std::optional<Counterexample> cex;
     std::optional<ReplayResult> replay;
     std::uint64_t safe_load = 0; // overflow invariant: largest safe load
+    std::string poisoned;        // how the job's solver went wrong (see redo_on_new_solver)
 };
 
 inline std::string z3_reason(z3::solver &s) {
@@ -85,23 +86,54 @@ inline std::string z3_reason(z3::solver &s) {
 // one of the retries; under heavy load one such answer called a domain
 // empty that plain Z3 satisfies at once (pelt.running_converges, 734
 // boundaries crossed, on a CI machine).  Returns the fresh answer; a sat
-// here overrules the first one, as a sign that the solver's state went
-// wrong.  With `then` (what the caller does next), any answer but unsat is
-// reported on stderr; without it, the caller reports.
-inline z3::check_result confirm_domain_empty(z3::context &ctx, const z3::expr_vector &domain, unsigned timeout_ms,
-                                             const std::string &label, const char *then) {
+// here means the incremental solver's state went wrong, and the caller
+// redoes the proof (redo_on_new_solver).
+inline z3::check_result confirm_domain_empty(z3::context &ctx, const z3::expr_vector &domain, unsigned timeout_ms) {
     z3::solver fresh(ctx);
     z3::params p(ctx);
     p.set("timeout", timeout_ms);
     fresh.set(p);
     for (const auto &d : domain)
         fresh.add(d);
-    const z3::check_result r = fresh.check();
-    if (r != z3::unsat && then)
-        std::fprintf(stderr, "schedcheck: warning: the domain of case %s was answered empty, and a fresh solver "
-                             "says %s; %s\n",
-                     label.c_str(), r == z3::sat ? "sat" : "unknown", then);
-    return r;
+    return fresh.check();
+}
+
+// An incremental solver that called a satisfiable domain empty, or found
+// its empty base unsatisfiable, is in a wrong state, and none of its unsat
+// answers can be trusted: the proof is thrown away and done again from the
+// start on a new Z3 context.  attempt(no, poisoned) runs attempt `no` (1,
+// then 2) and, when its solver went wrong, says how in `poisoned` ("called
+// the domain of case X empty"); that attempt's result is discarded.  The
+// second attempt's verdict stands and says that it is a second attempt; a
+// second wrong solver leaves no verdict.
+template <class Attempt>
+ProofResult redo_on_new_solver(const std::string &inv, const std::string &subject, Arch arch, Attempt &&attempt) {
+    double spent = 0;
+    std::string first;
+    for (unsigned no = 1;; ++no) {
+        std::string poisoned;
+        ProofResult r = attempt(no, poisoned);
+        r.seconds += spent;
+        if (poisoned.empty()) {
+            if (!first.empty())
+                r.reason += (r.reason.empty() ? "" : "; ") +
+                            std::string("done again from the start on a new solver, after the first one ") + first;
+            return r;
+        }
+        spent = r.seconds;
+        std::fprintf(stderr, "schedcheck: warning: %s on %s %s: the incremental solver %s; %s\n", inv.c_str(),
+                     subject.c_str(), std::string(arch_name(arch)).c_str(), poisoned.c_str(),
+                     no == 1 ? "the proof starts again on a new solver" : "again: no verdict");
+        if (no == 2) {
+            r.verdict = Verdict::UNKNOWN;
+            r.reason = "the incremental solver went wrong twice (first it " + first + ", then it " + poisoned +
+                       "); no verdict";
+            r.cex.reset();
+            r.bound.reset();
+            return r;
+        }
+        first = poisoned;
+    }
 }
 
 // A point of a case's domain found without a solver: every input at the
@@ -248,6 +280,11 @@ struct JobSolvers {
     z3::expr_vector safe_terms{ctx};
     unsigned timeout_ms;
     bool integer_inexact = false; // an obligation failed: the integer encoding is not the machine's
+    // Tests only (see ProveOptions): in attempt `attempt` of the proof, the
+    // case_no-th case these solvers take (probes count) gets the fault.
+    unsigned attempt = 1;
+    std::uint64_t case_no = 0;
+    ProveOptions::Fault fault_empty_domain, fault_false_base;
     explicit JobSolvers(unsigned timeout) : timeout_ms(timeout) {
         z3::params p(ctx);
         p.set("timeout", timeout);
@@ -260,9 +297,9 @@ struct JobSolvers {
 };
 
 template <class Inv, class S, class C>
-CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &cs,
-                       const std::function<ReplayResult(const cpuload::scenario<C> &)> &replay,
-                       std::uint64_t safe_cap = ~0ULL, bool probe = true, bool probe_only = false) {
+CaseOutcome prove_case_scoped(JobSolvers &js, const Variant &v, Arch arch, const Case &cs,
+                              const std::function<ReplayResult(const cpuload::scenario<C> &)> &replay,
+                              std::uint64_t safe_cap, bool probe, bool probe_only) {
     const LoadDomain &dom = load_domain(arch);
     CaseOutcome out;
     z3::context &ctx = js.ctx;
@@ -357,10 +394,18 @@ CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &
             ++out.queries;
             dr = s.check();
         }
+        if (js.fault_empty_domain.case_no == js.case_no && js.attempt <= js.fault_empty_domain.attempts)
+            dr = z3::unsat; // a test's stand-in for a solver that went wrong
         const bool confirmed = dr == z3::unsat;
-        if (confirmed)
-            dr = confirm_domain_empty(s.ctx(), ex.domain(), js.timeout_ms, cs.label,
-                                      "the proof goes on with the fresh answer");
+        if (confirmed) {
+            dr = confirm_domain_empty(s.ctx(), ex.domain(), js.timeout_ms);
+            if (dr == z3::sat) {
+                out.poisoned = "called the domain of case " + cs.label + " empty";
+                out.verdict = Verdict::UNKNOWN;
+                out.reason = "the incremental solver " + out.poisoned + ", and a fresh solver satisfies it";
+                return out;
+            }
+        }
         if (dr != z3::sat) {
             out.verdict = Verdict::UNKNOWN;
             out.reason = dr == z3::unsat ? "vacuous: the domain of case " + cs.label + " is empty"
@@ -528,6 +573,32 @@ CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &
                 out.verdict = Verdict::UNKNOWN;
                 out.reason = "vacuous: no input of case " + cs.label + " reaches the property's premise";
             }
+            return out;
+        }
+    }
+    return out;
+}
+
+// One case on the job's solvers.  With the case's scope popped the solvers
+// hold no assertion, and a check must answer sat (at once); unsat is a
+// solver in a wrong state, caught at the latest case whose answers it may
+// have spoilt, also where no domain query was asked.
+template <class Inv, class S, class C>
+CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &cs,
+                       const std::function<ReplayResult(const cpuload::scenario<C> &)> &replay,
+                       std::uint64_t safe_cap = ~0ULL, bool probe = true, bool probe_only = false) {
+    ++js.case_no;
+    CaseOutcome out = prove_case_scoped<Inv, S, C>(js, v, arch, cs, replay, safe_cap, probe, probe_only);
+    if (!out.poisoned.empty())
+        return out;
+    for (auto &q : js.q) {
+        if (js.fault_false_base.case_no == js.case_no && js.attempt <= js.fault_false_base.attempts)
+            q->add(js.ctx.bool_val(false)); // a test's stand-in for a solver that went wrong
+        if (q->check() == z3::unsat) {
+            out.poisoned = "found its empty base unsatisfiable after case " + cs.label;
+            out.verdict = Verdict::UNKNOWN;
+            out.reason = "the incremental solver " + out.poisoned;
+            out.cex.reset();
             return out;
         }
     }

@@ -34,6 +34,7 @@
 #include <string>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "model/explorer.h"
@@ -260,16 +261,20 @@ template <class P> constexpr bool path_batch() {
 
 // What one attempt at a proof learnt about its own solvers: `poisoned`
 // says how an incremental solver was caught in a wrong state: it called a
-// case's domain empty while a fresh solver satisfies it, or it found
-// nothing at all unsatisfiable (its base, with every case's scope popped).
-// Such a solver has lost its footing (seen under heavy load on CI
-// machines, with Z3 4.8's incremental solvers interrupted many times by
-// their leash), and every unsat it gave may be wrong, the attempt's and
-// those it put in the query cache alike.
+// case's domain empty while a fresh solver satisfies it, or it called its
+// base (every case's scope popped, no assertion left) unsatisfiable.  Such
+// a solver has lost its footing (seen under heavy load on CI machines,
+// with Z3 4.8's incremental solvers interrupted many times by their
+// leash), and every unsat it gave may be wrong.  So a case's unsat answers
+// stay `pending`, out of the process's query cache where other proofs
+// would read them, until its solvers have passed the base check at the
+// end of the case; a wrong state caught there, or by a domain answer,
+// also takes back what earlier cases published (`cached`).
 struct KpropAttempt {
     unsigned no = 1;
     std::string poisoned; // "called the domain of case X empty", ...
-    std::vector<std::string> cached; // the query-cache entries it recorded
+    std::unordered_set<std::string> pending; // this case's unsat queries, not yet published
+    std::vector<std::string> cached;         // the query-cache entries it published
 };
 
 template <class P, class I, class S, class C>
@@ -314,7 +319,7 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
         std::string key;
         if (query_cache::enabled()) {
             key = query_cache::canonical(s.to_smt2());
-            if (query_cache::known_unsat(key)) {
+            if (query_cache::known_unsat(key) || attempt.pending.count(key)) {
                 r = z3::unsat;
                 return s;
             }
@@ -322,10 +327,8 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
         r = s.check();
         if (r == z3::unknown)
             r = retry.retry(s, &s == &solvers[static_cast<int>(model::Encoding::integer)], fresh, res.queries);
-        if (r == z3::unsat && !key.empty()) {
-            query_cache::record_unsat(key);
-            attempt.cached.push_back(std::move(key));
-        }
+        if (r == z3::unsat && !key.empty())
+            attempt.pending.insert(std::move(key)); // published after the case's base check
         return fresh ? *fresh : s;
     };
 
@@ -488,7 +491,7 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
                 dr = z3::unsat; // a test's stand-in for a solver that went wrong
             const bool confirmed = dr == z3::unsat;
             if (confirmed) {
-                dr = confirm_domain_empty(ctx, ex.domain(), opt.timeout_ms, cs.label, nullptr);
+                dr = confirm_domain_empty(ctx, ex.domain(), opt.timeout_ms);
                 if (dr == z3::sat)
                     return went_wrong("called the domain of case " + cs.label + " empty",
                                       ", and a fresh solver satisfies it");
@@ -719,6 +722,11 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             if (s.check() == z3::unsat)
                 return went_wrong("found its empty base unsatisfiable after case " + cs.label, "");
         }
+        for (const std::string &key : attempt.pending) {
+            query_cache::record_unsat(key);
+            attempt.cached.push_back(key);
+        }
+        attempt.pending.clear();
     }
     if (!unknown.empty()) {
         res.verdict = Verdict::UNKNOWN;
@@ -732,38 +740,20 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
     return finish();
 }
 
-// A proof whose incremental solver went wrong (see KpropAttempt) is thrown
-// away with what it cached, and done again from the start on a new Z3
-// context.  The second attempt's verdict stands, and says that it is a
-// second attempt; when that one goes wrong too, the proof is UNKNOWN.
+// A proof whose incremental solver went wrong is thrown away with the
+// query-cache entries it published, and done again (redo_on_new_solver).
 template <class P, class I, class S, class C>
 ProofResult prove_kprop(const Variant &subject, Arch arch, const ProveOptions &opt, const std::string &domain_text) {
-    double spent = 0;
-    std::string first;
-    for (unsigned no = 1;; ++no) {
+    return redo_on_new_solver(P::id, subject.id, arch, [&](unsigned no, std::string &poisoned) {
         KpropAttempt attempt;
         attempt.no = no;
         ProofResult r = prove_kprop_once<P, I, S, C>(subject, arch, opt, domain_text, attempt);
-        r.seconds += spent;
-        if (attempt.poisoned.empty()) {
-            if (!first.empty())
-                r.reason += (r.reason.empty() ? "" : "; ") +
-                            std::string("done again from the start on a new solver, after the first one ") + first;
-            return r;
+        if (!attempt.poisoned.empty()) {
+            query_cache::forget(attempt.cached);
+            poisoned = attempt.poisoned;
         }
-        query_cache::forget(attempt.cached);
-        spent = r.seconds;
-        std::fprintf(stderr, "schedcheck: warning: %s on %s %s: the incremental solver %s; %s\n", P::id,
-                     subject.id.c_str(), std::string(arch_name(arch)).c_str(), attempt.poisoned.c_str(),
-                     no == 1 ? "the proof starts again on a new solver" : "again: no verdict");
-        if (no == 2) {
-            r.reason = "the incremental solver went wrong twice (first it " + first + ", then it " + attempt.poisoned +
-                       "); no verdict";
-            r.cex.reset();
-            return r;
-        }
-        first = attempt.poisoned;
-    }
+        return r;
+    });
 }
 
 } // namespace sc::proofs
