@@ -53,6 +53,15 @@ void Explorer::end_case() {
     domain_ = z3::expr_vector(ctx_);
 }
 
+bool Explorer::base_unsat(bool poison) {
+    if (poison)
+        solver_.add(ctx_.bool_val(false));
+    if (stats_.feasibility_checks == checks_at_base_)
+        return false;
+    checks_at_base_ = stats_.feasibility_checks;
+    return solver_.check() == z3::unsat;
+}
+
 void Explorer::assume(const z3::expr &c) {
     domain_.push_back(c);
     solver_.add(c);

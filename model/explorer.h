@@ -98,6 +98,14 @@ class Explorer {
     bool path_limit_hit() const { return path_limit_hit_; }
     const ExplorerStats &stats() const { return stats_; }
 
+    // With no case open the solver holds nothing and must answer sat.
+    // Unsat is a solver in a wrong state, whose prunings may have dropped
+    // feasible paths (see redo_on_new_solver in proofs/engine/engine.h).
+    // Asked only when the solver has checked something since the last
+    // call.  `poison` (tests only) first adds false, as such a state would
+    // answer.
+    bool base_unsat(bool poison = false);
+
     // Called through the thread-local hooks in sym.h.
     bool decide(const z3::expr &cond);
     unsigned concretize(const z3::expr &v, unsigned lo, unsigned hi);
@@ -123,6 +131,7 @@ class Explorer {
     std::vector<std::vector<bool>> pending_;
     bool running_ = false;
     bool lazy_ = false;
+    std::size_t checks_at_base_ = 0; // feasibility_checks at the last base_unsat()
     unsigned scopes_ = 0; // solver scopes opened by this run
     bool path_limit_hit_ = false;
     ExplorerStats stats_;

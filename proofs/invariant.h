@@ -68,14 +68,15 @@ struct ProveOptions {
     // fails while proofs run in the background need not wait for them.
     const std::atomic<bool> *cancel = nullptr;
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
-    // Tests only, in the first `attempts` attempts of a kernel-family proof
-    // (proofs/engine/kprop_engine.h) and at its case `case_no` (1-based):
-    // the incremental solver's domain answer is taken as "empty", or its
-    // base gets an assertion of false after the case, as a solver in a
-    // wrong state would answer.
+    // Tests only, in the first `attempts` attempts of a proof and at its
+    // case `case_no` (1-based): the incremental solver's domain answer is
+    // taken as "empty", or its base (the path explorer's, with `explorer`)
+    // gets an assertion of false after the case, as a solver in a wrong
+    // state would answer.
     struct Fault {
         std::uint64_t case_no = 0;
         unsigned attempts = 0;
+        bool explorer = false;
     };
     Fault fault_empty_domain, fault_false_base;
 };

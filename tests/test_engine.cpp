@@ -213,31 +213,39 @@ TEST_CASE("engine: a cpuload proof whose solver went wrong is done again on a ne
         CHECK(r.verdict == Verdict::PROVED);
         CHECK(r.paths == plain.paths);
         CHECK(r.reason == plain.reason + (plain.reason.empty() ? "" : "; ") +
-                              "done again from the start on a new solver, after the first one " + first);
+                              "done again from the start on new solvers, after " + first);
     };
 
     // A domain answer "empty" that a fresh solver contradicts: in the probe
     // of the second case, then in the proof of the same case.
     ProveOptions probe;
     probe.fault_empty_domain = {2, 1};
-    check_redone(i->prove(*v, Arch::lp64, probe), "called the domain of case update_cpu_load_nohz empty");
+    check_redone(i->prove(*v, Arch::lp64, probe),
+                 "the incremental solver called the domain of case update_cpu_load_nohz empty");
     ProveOptions proof;
     proof.fault_empty_domain = {5, 1};
-    check_redone(i->prove(*v, Arch::lp64, proof), "called the domain of case update_cpu_load_nohz empty");
+    check_redone(i->prove(*v, Arch::lp64, proof),
+                 "the incremental solver called the domain of case update_cpu_load_nohz empty");
 
     // A real false in the base after the first proved case: caught by the
     // base check at the end of that case.
     ProveOptions base;
     base.fault_false_base = {4, 1};
-    check_redone(i->prove(*v, Arch::lp64, base), "found its empty base unsatisfiable after case update_idle_cpu_load");
+    check_redone(i->prove(*v, Arch::lp64, base),
+                 "the incremental solver found its empty base unsatisfiable after case update_idle_cpu_load");
+    // The same in the path explorer's solver, whose unsat answers prune
+    // paths (the cpuload explorer asks it at every branch).
+    base.fault_false_base = {4, 1, true};
+    check_redone(i->prove(*v, Arch::lp64, base),
+                 "the path explorer's solver found its empty base unsatisfiable after case update_idle_cpu_load");
 
     // Twice: no verdict, whatever the first attempt had found.
     proof.fault_empty_domain.attempts = 2;
     const ProofResult none = i->prove(*v, Arch::lp64, proof);
     CHECK(none.verdict == Verdict::UNKNOWN);
-    CHECK(none.reason == "the incremental solver went wrong twice (first it called the domain of case "
-                         "update_cpu_load_nohz empty, then it called the domain of case update_cpu_load_nohz "
-                         "empty); no verdict");
+    CHECK(none.reason == "the solvers went wrong twice (first the incremental solver called the domain of case "
+                         "update_cpu_load_nohz empty, then the incremental solver called the domain of case "
+                         "update_cpu_load_nohz empty); no verdict");
     CHECK(!none.cex);
 
     // The overflow proof, whose largest safe load rests on unsat answers,

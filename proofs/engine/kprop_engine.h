@@ -260,9 +260,10 @@ template <class P> constexpr bool path_batch() {
 }
 
 // What one attempt at a proof learnt about its own solvers: `poisoned`
-// says how an incremental solver was caught in a wrong state: it called a
-// case's domain empty while a fresh solver satisfies it, or it called its
-// base (every case's scope popped, no assertion left) unsatisfiable.  Such
+// says how a solver was caught in a wrong state: the incremental one
+// called a case's domain empty while a fresh solver satisfies it, or one
+// (incremental or path explorer's) called its base (every case's scope
+// popped, no assertion left) unsatisfiable.  Such
 // a solver has lost its footing (seen under heavy load on CI machines,
 // with Z3 4.8's incremental solvers interrupted many times by their
 // leash), and every unsat it gave may be wrong.  So a case's unsat answers
@@ -272,7 +273,7 @@ template <class P> constexpr bool path_batch() {
 // also takes back what earlier cases published (`cached`).
 struct KpropAttempt {
     unsigned no = 1;
-    std::string poisoned; // "called the domain of case X empty", ...
+    std::string poisoned; // "the incremental solver called the domain of case X empty", ...
     std::unordered_set<std::string> pending; // this case's unsat queries, not yet published
     std::vector<std::string> cached;         // the query-cache entries it published
 };
@@ -429,7 +430,7 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
     auto went_wrong = [&](std::string what, const std::string &more) {
         attempt.poisoned = std::move(what);
         res.verdict = Verdict::UNKNOWN;
-        res.reason = "the incremental solver " + attempt.poisoned + more;
+        res.reason = attempt.poisoned + more;
         return finish();
     };
     static const bool batch = !std::getenv("SCHEDCHECK_NO_BATCH");
@@ -493,7 +494,7 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             if (confirmed) {
                 dr = confirm_domain_empty(ctx, ex.domain(), opt.timeout_ms);
                 if (dr == z3::sat)
-                    return went_wrong("called the domain of case " + cs.label + " empty",
+                    return went_wrong("the incremental solver called the domain of case " + cs.label + " empty",
                                       ", and a fresh solver satisfies it");
             }
             if (dr != z3::sat) {
@@ -711,17 +712,19 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             }
             break; // this case is done in this encoding
         }
-        // With the case's scope popped the solvers hold no assertion, and
-        // a check must answer sat (at once).  Unsat is a solver in a wrong
-        // state, caught here at the latest case whose answers it may have
-        // spoilt, also where no domain query was asked.
-        for (model::Encoding enc : encs) {
-            z3::solver &s = solvers[static_cast<int>(enc)];
-            if (opt.fault_false_base.case_no == case_no && attempt.no <= opt.fault_false_base.attempts)
-                s.add(ctx.bool_val(false)); // a test's stand-in for a solver that went wrong
-            if (s.check() == z3::unsat)
-                return went_wrong("found its empty base unsatisfiable after case " + cs.label, "");
+        // The case's solvers, their scopes popped, must find their empty
+        // bases satisfiable (base_check in engine.h).
+        z3::solver *qs[2];
+        model::Explorer *es[2];
+        for (std::size_t e = 0; e < encs.size(); ++e) {
+            qs[e] = &solvers[static_cast<int>(encs[e])];
+            es[e] = &exs[static_cast<int>(encs[e])];
         }
+        const ProveOptions::Fault &f = opt.fault_false_base;
+        if (std::string wrong = base_check(qs, es, static_cast<int>(encs.size()), cs.label,
+                                           f.case_no == case_no && attempt.no <= f.attempts, f.explorer);
+            !wrong.empty())
+            return went_wrong(std::move(wrong), "");
         for (const std::string &key : attempt.pending) {
             query_cache::record_unsat(key);
             attempt.cached.push_back(key);
