@@ -77,6 +77,9 @@ struct ProveOptions {
         std::uint64_t case_no = 0;
         unsigned attempts = 0;
         bool explorer = false;
+        bool at(std::uint64_t case_no_now, unsigned attempt) const {
+            return case_no == case_no_now && attempt <= attempts;
+        }
     };
     Fault fault_empty_domain, fault_false_base;
 };

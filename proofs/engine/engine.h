@@ -393,7 +393,7 @@ CaseOutcome prove_case_scoped(JobSolvers &js, const Variant &v, Arch arch, const
             ++out.queries;
             dr = s.check();
         }
-        if (js.fault_empty_domain.case_no == js.case_no && js.attempt <= js.fault_empty_domain.attempts)
+        if (js.fault_empty_domain.at(js.case_no, js.attempt))
             dr = z3::unsat; // a test's stand-in for a solver that went wrong
         const bool confirmed = dr == z3::unsat;
         if (confirmed) {
@@ -612,7 +612,7 @@ CaseOutcome prove_case(JobSolvers &js, const Variant &v, Arch arch, const Case &
     z3::solver *const qs[2] = {js.q[0].get(), js.q[1].get()};
     model::Explorer *const exs[2] = {js.ex[0].get(), js.ex[1].get()};
     const ProveOptions::Fault &f = js.fault_false_base;
-    out.poisoned = base_check(qs, exs, 2, cs.label, f.case_no == js.case_no && js.attempt <= f.attempts, f.explorer);
+    out.poisoned = base_check(qs, exs, 2, cs.label, f.at(js.case_no, js.attempt), f.explorer);
     if (!out.poisoned.empty()) {
         out.verdict = Verdict::UNKNOWN;
         out.reason = out.poisoned;

@@ -488,7 +488,7 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
                 s.add(d);
             z3::check_result dr = z3::sat;
             z3::solver &ds = domain_witness(in, ex.domain()) ? s : ask(s, dr);
-            if (opt.fault_empty_domain.case_no == case_no && attempt.no <= opt.fault_empty_domain.attempts)
+            if (opt.fault_empty_domain.at(case_no, attempt.no))
                 dr = z3::unsat; // a test's stand-in for a solver that went wrong
             const bool confirmed = dr == z3::unsat;
             if (confirmed) {
@@ -722,7 +722,7 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
         }
         const ProveOptions::Fault &f = opt.fault_false_base;
         if (std::string wrong = base_check(qs, es, static_cast<int>(encs.size()), cs.label,
-                                           f.case_no == case_no && attempt.no <= f.attempts, f.explorer);
+                                           f.at(case_no, attempt.no), f.explorer);
             !wrong.empty())
             return went_wrong(std::move(wrong), "");
         for (const std::string &key : attempt.pending) {
