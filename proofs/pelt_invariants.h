@@ -641,6 +641,10 @@ struct LoadBounded {
     static constexpr bool integer_first = false;
     static constexpr bool induction = true;
     template <class I> static bool applies() { return I::shape >= version::v4_12; }
+    // 6.x's 2019 cases, each linear arithmetic with divisions by constants,
+    // are answered faster by Z3's older arithmetic solver (see
+    // older_arith() in proofs/engine/kprop_engine.h).
+    template <class I> static constexpr bool older_arith() { return I::shape >= version::v6_1; }
     template <class I> static std::string domain(Arch) {
         return std::string("a task of fixed weight 15..88761; search: from the zero sched_avg, weight 88761, updates "
                            "at first_us = 0..1023 units, then every 1024 units up to 1024 times, and from 0 every "

@@ -259,6 +259,20 @@ template <class P> constexpr bool path_batch() {
         return false;
 }
 
+// P::older_arith<I>(): the incremental solvers use Z3's older arithmetic
+// solver (arith.solver=2) for this implementation.  Per invariant and
+// shape, as it cuts some proofs and slows others: 6.x's
+// pelt.load_bounded (divisions by 2^10 and 2^32 of products by table
+// constants) 89 -> 49 s on pelt/v6.12 lp64, while v4.12's
+// pelt.util_bounded (a weight times a contribution) went from 80 s to
+// more than 200 s.
+template <class P, class I> constexpr bool older_arith() {
+    if constexpr (requires { P::template older_arith<I>(); })
+        return P::template older_arith<I>();
+    else
+        return false;
+}
+
 // What one attempt at a proof learnt about its own solvers: `poisoned`
 // says how a solver was caught in a wrong state: the incremental one
 // called a case's domain empty while a fresh solver satisfies it, or one
@@ -298,6 +312,8 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
     // The incremental solvers get a short leash (see ask() below).
     z3::params quick(ctx);
     quick.set("timeout", std::min(opt.timeout_ms, QUICK_LEASH_MS));
+    if constexpr (older_arith<P, I>())
+        quick.set("arith.solver", 2u);
     for (auto &s : solvers)
         s.set(quick);
     bool premise_reached = false;
