@@ -38,6 +38,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "oracle/header_stamp.h"
 #include "oracle/kernel_source.h"
 #include "oracle/pelt_codegen.h"
 #include "oracle/process.h"
@@ -74,6 +75,7 @@ using Built = BuiltOracle;
 // Where the build finds what it compiles against, found once per run.
 struct Toolchain {
     fs::path inc;       // the project's headers (and fuzz/differential.cpp)
+    std::string stamp;  // their stamp (oracle/header_stamp.h): this binary's
     bool clang = false; // clang++ for the libFuzzer harness
     std::vector<std::string> z3_cflags, z3_libs; // pkg-config --cflags z3, --libs z3, split into words
 };
@@ -94,6 +96,19 @@ Toolchain find_toolchain() {
         throw proofs::input_error("oracle build: the project's headers (ref/kernel.h) are not in " + t.inc.string() +
                                   "; set SCHEDCHECK_SOURCE_DIR to the schedcheck source tree");
     t.inc = fs::absolute(t.inc);
+    // A plug-in compiled from headers other than this binary's would read
+    // the structs it shares with it at other offsets.
+    try {
+        t.stamp = oracle::header_stamp(t.inc);
+    } catch (const std::runtime_error &e) {
+        throw proofs::input_error("oracle build: cannot read the project's headers in " + t.inc.string() + ": " +
+                                  e.what());
+    }
+    if (t.stamp != oracle::built_header_stamp())
+        throw proofs::input_error(fmt::format(
+            "oracle build: the headers in {} (stamp {}) are not the ones this schedcheck was built from (stamp {}): "
+            "rebuild schedcheck from them (make), or set SCHEDCHECK_SOURCE_DIR to the tree it was built from",
+            t.inc.string(), t.stamp, oracle::built_header_stamp()));
     t.clang = sys::on_path("clang++");
     try {
         std::istringstream cflags(sys::capture({"pkg-config", "--cflags", "z3"}));
@@ -194,12 +209,14 @@ void compile_all(const fs::path &dir, std::vector<Job> &jobs) {
 // equivalence cases and the simulation.  compile_one() puts the parts in
 // one translation unit.  The solver glue comes from the schedcheck binary
 // that loads the plug-in.
-std::vector<std::pair<std::string, std::string>> plugin_parts(const std::string &name, const std::string &ns) {
+std::vector<std::pair<std::string, std::string>> plugin_parts(const std::string &name, const std::string &ns,
+                                                              const std::string &stamp) {
     const std::string head = "#include \"" + name + ".h\"\n#include \"proofs/kernel/oracle_plugin.h\"\n";
     return {
         {"prove", head + "#include \"proofs/kernel/plugin_prove.h\"\n"
                   "using Impl = sc::proofs::PluginImpl<" + ns + "::kernel, " + ns + "::split_util_est>;\n"
                   "extern \"C\" unsigned schedcheck_oracle_abi_v1() { return sc::proofs::plugin_abi(); }\n"
+                  "extern \"C\" const char *schedcheck_oracle_headers_v1() { return \"" + stamp + "\"; }\n"
                   "extern \"C\" int schedcheck_oracle_applies_v1(const char *i) { return Impl::applies(i); }\n"
                   "extern \"C\" int schedcheck_oracle_prove_v1(sc::proofs::ProofResult *r, const sc::Variant *v,\n"
                   "    const char *i, sc::Arch a, const sc::proofs::ProveOptions *o, std::string *e) {\n"
@@ -269,7 +286,7 @@ void compile_one(const fs::path &tmp, Built &b, const std::string &body, const s
     // wake_affine equivalence cases timed out (an inline function of the
     // shims kept from another unit is the suspect, not yet confirmed).
     std::string unit;
-    for (const auto &[part, text] : plugin_parts(name, ns))
+    for (const auto &[part, text] : plugin_parts(name, ns, tc.stamp))
         unit += text;
     write_text(tmp / (name + "-plugin.cpp"), unit);
     std::vector<std::string> argv = {"c++", "-std=c++20", "-O1", "-fPIC", "-fwrapv", "-I" + inc, "-c",

@@ -8,6 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
+#include "oracle/header_stamp.h"
 #include "proofs/kernel/oracle_plugin.h"
 #include "tests/shell.h"
 
@@ -104,6 +107,33 @@ TEST_CASE("oracle build: a relative --out with a quote and a space in it", "[no-
     INFO(eq.out);
     CHECK(eq.code == 0);
     CHECK(eq.out.find("EQUIVALENT") != std::string::npos);
+    // The same plug-in with another header stamp in it (a plug-in that
+    // another schedcheck built), its manifest made to match, is refused at
+    // load time.  The stamp is 16 hex digits in its read-only data.
+    {
+        const fs::path so = d / out / "rel.so", man = d / out / "rel.json";
+        std::ifstream in(so, std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), {});
+        in.close();
+        const std::string stamp = sc::oracle::built_header_stamp();
+        std::size_t at = bytes.find(stamp);
+        REQUIRE(at != std::string::npos);
+        CHECK(bytes.find(stamp, at + 1) == std::string::npos);
+        bytes.replace(at, stamp.size(), std::string(stamp.size(), stamp[0] == '0' ? '1' : '0'));
+        std::ofstream(so, std::ios::binary | std::ios::trunc) << bytes;
+        std::ifstream mi(man);
+        nlohmann::json m = nlohmann::json::parse(mi);
+        mi.close();
+        m["plugin_fnv1a64"] = sc::proofs::file_fnv1a64(so.string());
+        std::ofstream(man, std::ios::trunc) << m.dump();
+        Run other = run_argv({SCHEDCHECK_BIN, "equiv", "--variant", "pelt/v6.1", "--oracle", "rel", "--oracle-dir",
+                              out, "--arch", "lp64"},
+                             d);
+        INFO(other.out);
+        CHECK(other.code == 2);
+        CHECK(other.out.find("was built from other schedcheck headers") != std::string::npos);
+        CHECK(other.out.find(stamp) != std::string::npos);
+    }
     // A truncated copy of the real plug-in is refused before it is loaded
     // (dlopen of a truncated ELF file faults with SIGBUS).
     fs::resize_file(d / out / "rel.so", fs::file_size(d / out / "rel.so") / 2);
@@ -113,5 +143,46 @@ TEST_CASE("oracle build: a relative --out with a quote and a space in it", "[no-
     INFO(cut.out);
     CHECK(cut.code == 2);
     CHECK(cut.out.find("does not match its manifest") != std::string::npos);
+    fs::remove_all(d);
+}
+
+// The stamp covers the headers' text, not only their sizes: a change of
+// one byte is seen, and `oracle build` refuses headers other than the ones
+// this binary was built from before it compiles anything.
+TEST_CASE("oracle build: headers other than the binary's are refused by their stamp", "[no-shell]") {
+    const fs::path src = SCHEDCHECK_SOURCE_DIR;
+    REQUIRE(sc::oracle::header_stamp(src) == sc::oracle::built_header_stamp());
+    fs::path d = scratch("stamp");
+    const fs::path copy = d / "src";
+    fs::create_directories(copy);
+    for (const char *dir : {"ref", "model", "proofs", "sim"})
+        fs::copy(src / dir, copy / dir, fs::copy_options::recursive);
+    fs::create_directories(copy / "fuzz");
+    for (const char *f : {"fuzz/differential.cpp", "fuzz/harness_io.h"})
+        fs::copy_file(src / f, copy / f);
+    CHECK(sc::oracle::header_stamp(copy) == sc::oracle::built_header_stamp());
+    // One byte of a comment changed: same size, other text.
+    {
+        std::fstream f(copy / "ref/kernel.h", std::ios::in | std::ios::out | std::ios::binary);
+        char c = 0;
+        f.seekg(3);
+        f.get(c);
+        f.seekp(3);
+        f.put(c == 'x' ? 'y' : 'x');
+    }
+    CHECK(fs::file_size(copy / "ref/kernel.h") == fs::file_size(src / "ref/kernel.h"));
+    const std::string changed = sc::oracle::header_stamp(copy);
+    CHECK(changed != sc::oracle::built_header_stamp());
+    CHECK_THROWS(sc::oracle::header_stamp(d / "nowhere"));
+
+    std::ofstream(d / "p.patch") << "--- a/kernel/sched/pelt.c\n+++ b/kernel/sched/pelt.c\n@@ -1,1 +1,1 @@\n-a\n+b\n";
+    REQUIRE(setenv("SCHEDCHECK_SOURCE_DIR", copy.c_str(), 1) == 0);
+    Run r = run_argv({SCHEDCHECK_BIN, "oracle", "build", "--patch", "p.patch", "--out", "o"}, d);
+    unsetenv("SCHEDCHECK_SOURCE_DIR");
+    INFO(r.out);
+    CHECK(r.code == 2);
+    CHECK(r.out.find("are not the ones this schedcheck was built from") != std::string::npos);
+    CHECK(r.out.find(changed) != std::string::npos);
+    CHECK_FALSE(fs::exists(d / "o"));
     fs::remove_all(d);
 }

@@ -1,6 +1,7 @@
 #include "proofs/kernel/oracle_plugin.h"
 #include "proofs/report/input_file.h"
 #include "proofs/kernel/oracle_manifest.h"
+#include "oracle/header_stamp.h"
 
 #include <dlfcn.h>
 
@@ -101,9 +102,16 @@ const Plugin &load_plugin(const std::string &so_path, const std::string &oracle)
     pl.simulate = reinterpret_cast<plugin_simulate_fn>(dlsym(h, plugin_simulate_symbol));
     if (!abi || !pl.equiv)
         throw input_error(so_path + " is not a schedcheck oracle plug-in (no " + plugin_equiv_symbol + ")");
-    if (abi() != plugin_abi() || !pl.applies || !pl.prove || !pl.replay || !pl.run || !pl.simulate)
+    // Sizes first (a plug-in older than the stamp has only them), then the
+    // headers' text.
+    auto headers = reinterpret_cast<const char *(*)()>(dlsym(h, oracle::plugin_headers_symbol));
+    if (abi() != plugin_abi() || !headers || !pl.applies || !pl.prove || !pl.replay || !pl.run || !pl.simulate)
         throw input_error(so_path + " was built from other schedcheck headers than this binary; rebuild it "
                                     "with `schedcheck oracle build`");
+    if (std::string(headers()) != oracle::built_header_stamp())
+        throw input_error(fmt::format("{} was built from other schedcheck headers (stamp {}) than this binary "
+                                      "(stamp {}); rebuild it with `schedcheck oracle build`",
+                                      so_path, headers(), oracle::built_header_stamp()));
     return loaded.emplace(so_path, pl).first->second;
 }
 

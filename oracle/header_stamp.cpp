@@ -1,0 +1,57 @@
+#include "oracle/header_stamp.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <vector>
+
+namespace sc::oracle {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Fnv {
+    std::uint64_t h = 1469598103934665603ULL;
+    void add(const char *p, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k)
+            h = (h ^ static_cast<unsigned char>(p[k])) * 1099511628211ULL;
+    }
+    void add(const std::string &s) { add(s.data(), s.size() + 1); } // with its NUL, as a separator
+};
+
+} // namespace
+
+std::string header_stamp(const fs::path &root) {
+    std::vector<std::string> files; // relative, '/'-separated: the same on every machine
+    for (const char *dir : {"ref", "model", "proofs", "sim"}) {
+        if (!fs::is_directory(root / dir))
+            throw std::runtime_error("no " + (root / dir).string() + " folder");
+        for (const auto &e : fs::recursive_directory_iterator(root / dir))
+            if (e.is_regular_file() && e.path().extension() == ".h")
+                files.push_back(e.path().lexically_relative(root).generic_string());
+    }
+    for (const char *f : {"fuzz/differential.cpp", "fuzz/harness_io.h"})
+        if (fs::is_regular_file(root / f))
+            files.push_back(f);
+    std::sort(files.begin(), files.end());
+    Fnv h;
+    std::vector<char> buf;
+    for (const auto &f : files) {
+        std::ifstream in(root / f, std::ios::binary);
+        if (!in)
+            throw std::runtime_error("cannot read " + (root / f).string());
+        buf.assign(std::istreambuf_iterator<char>(in), {});
+        h.add(f);
+        h.add(std::to_string(buf.size()));
+        h.add(buf.data(), buf.size());
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h.h));
+    return hex;
+}
+
+} // namespace sc::oracle
