@@ -1148,21 +1148,26 @@ struct RunningConverges {
             return o;
         };
     }
-    // Every lemma proved: the time bound, by exact arithmetic on them.
+    // Every lemma proved: the time bound, by exact arithmetic on them.  It
+    // leads the detail; what the proof said (a search's note, a redone
+    // proof's reason) follows it.
     template <class I> static void conclude(ProofResult &r) {
         if (r.verdict != Verdict::PROVED)
             return;
         const std::uint64_t K = running::periods_to_full();
         const std::uint64_t ms = (K * 1024 + 999) / 1000;
+        const std::string rest = r.reason.empty() ? "" : "; " + r.reason;
         if (K == 0 || ms > running::HORIZON_MS) {
             r.verdict = Verdict::UNKNOWN;
-            r.reason = "the proved one-update lemmas give no bound within 1000 ms";
+            r.reason = "the proved one-update lemmas give no bound within 1000 ms" + rest;
             return;
         }
         r.bound = ms;
         r.bound_kind = "ms";
         r.reason = fmt::format("util_avg >= 1022 at every update after {} ms of running ({} crossed periods) "
-                               "and from then on; lemmas proved by induction, bound by exact arithmetic", ms, K);
+                               "and from then on; lemmas proved by induction, bound by exact arithmetic",
+                               ms, K) +
+                   rest;
     }
 };
 

@@ -399,12 +399,16 @@ TEST_CASE("query cache: Z3's let-names are renumbered, nothing else", "[kernel-i
 // proof gives, and says that it is a second attempt.  Going wrong twice
 // gives no verdict.  (The wrong state is injected: a real one is rare.)
 TEST_CASE("kprop: a domain wrongly called empty restarts the proof on a new solver", "[kernel-invariants]") {
-    // decay_monotone has one case per period count n (0..), each with a
-    // few unsat checks: the first attempt caches some before case 3.
+    // utilest.bounded has eight cases, one per setting of UTIL_EST,
+    // UTIL_EST_FASTUP and task_sleep (off before on, in that order), each
+    // with a few unsat checks: the first attempt caches some before case 3.
+    // It takes well under a second, so each attempt below is cheap.
     const sc::Variant *k = find_subject("linux-6.1");
     REQUIRE(k != nullptr);
-    const sc::proofs::InvariantInfo *i = find_invariant("pelt.decay_monotone");
+    const sc::proofs::InvariantInfo *i = find_invariant("utilest.bounded");
     REQUIRE(i != nullptr);
+    const std::string case3 = "UTIL_EST off, UTIL_EST_FASTUP on, task_sleep off";
+    const std::string case5 = "UTIL_EST on, UTIL_EST_FASTUP off, task_sleep off";
 
     // First, while this process's cache does not hold these queries (ctest
     // runs each test case in a process of its own): both attempts' entries
@@ -415,8 +419,9 @@ TEST_CASE("kprop: a domain wrongly called empty restarts the proof on a new solv
     twice.fault_empty_domain.attempts = 2;
     const sc::proofs::ProofResult none = i->prove(*k, sc::Arch::lp64, twice);
     CHECK(none.verdict == Verdict::UNKNOWN);
-    CHECK(none.reason == "the solvers went wrong twice (first the incremental solver called the domain of case n 2 "
-                         "empty, then the incremental solver called the domain of case n 2 empty); no verdict");
+    CHECK(none.reason == "the solvers went wrong twice (first the incremental solver called the domain of case " +
+                             case3 + " empty, then the incremental solver called the domain of case " + case3 +
+                             " empty); no verdict");
     CHECK(!none.cex);
     CHECK(sc::proofs::query_cache::stats().entries <= before.entries);
 
@@ -424,37 +429,49 @@ TEST_CASE("kprop: a domain wrongly called empty restarts the proof on a new solv
     REQUIRE(plain.verdict == Verdict::PROVED);
     // A redone proof: the undisturbed proof's verdict, paths and detail,
     // and what its first attempt's solver did.
-    auto check_redone = [&](const sc::proofs::ProofResult &r, const std::string &first) {
+    auto check_redone = [](const sc::proofs::ProofResult &r, const sc::proofs::ProofResult &undisturbed,
+                           const std::string &first) {
         CHECK(r.verdict == Verdict::PROVED);
-        CHECK(r.paths == plain.paths);
-        CHECK(r.reason == plain.reason + (plain.reason.empty() ? "" : "; ") +
+        CHECK(r.paths == undisturbed.paths);
+        CHECK(r.reason == undisturbed.reason + (undisturbed.reason.empty() ? "" : "; ") +
                               "done again from the start on new solvers, after " + first);
     };
     sc::proofs::ProveOptions once = twice;
     once.fault_empty_domain.attempts = 1;
-    check_redone(i->prove(*k, sc::Arch::lp64, once), "the incremental solver called the domain of case n 2 empty");
+    check_redone(i->prove(*k, sc::Arch::lp64, once), plain,
+                 "the incremental solver called the domain of case " + case3 + " empty");
 
-    // A solver whose base holds false after case n 4 (a real wrong state,
-    // not an injected answer) is caught by the check of its empty base at
-    // the end of that case; the domain of n 5 is never asked of it.
+    // A solver whose base holds false after case 5 (a real wrong state, not
+    // an injected answer) is caught by the check of its empty base at the
+    // end of that case; the domain of case 6 is never asked of it.
     sc::proofs::ProveOptions base;
     base.fault_false_base.case_no = 5;
     base.fault_false_base.attempts = 1;
-    check_redone(i->prove(*k, sc::Arch::lp64, base),
-                 "the incremental solver found its empty base unsatisfiable after case n 4");
+    check_redone(i->prove(*k, sc::Arch::lp64, base), plain,
+                 "the incremental solver found its empty base unsatisfiable after case " + case5);
     base.fault_false_base.attempts = 2;
     const sc::proofs::ProofResult twice_base = i->prove(*k, sc::Arch::lp64, base);
     CHECK(twice_base.verdict == Verdict::UNKNOWN);
     CHECK(twice_base.reason.rfind("the solvers went wrong twice (first the incremental solver found its empty base",
                                   0) == 0);
+
     // The path explorer's solver is held to the same test, since its unsat
-    // answers prune paths.  With false in its base after case n 4: in the
-    // cases n 0 .. 2048 the period count is fixed, every branch is decided
-    // without it, and it answers nothing that could be wrong; the first
-    // case that asks it, the symbolic n > 2048, is where it is caught.
-    base.fault_false_base = {5, 1, true};
-    check_redone(i->prove(*k, sc::Arch::lp64, base),
-                 "the path explorer's solver found its empty base unsatisfiable after case n > 2048");
+    // answers prune paths.  utilest.bounded never asks it (each case's
+    // branches are decided by its constants); pelt.running_converges does,
+    // from its first induction case on, after the base case (its search
+    // is no case).  With false in its base after the base case, that
+    // induction case is where it is caught.  The redone proof runs first,
+    // so that the undisturbed one finds its queries in the cache.
+    const sc::proofs::InvariantInfo *rc = find_invariant("pelt.running_converges");
+    REQUIRE(rc != nullptr);
+    sc::proofs::ProveOptions ex;
+    ex.fault_false_base = {1, 1, true};
+    const sc::proofs::ProofResult redone = rc->prove(*k, sc::Arch::lp64, ex);
+    const sc::proofs::ProofResult rc_plain = rc->prove(*k, sc::Arch::lp64, sc::proofs::ProveOptions{});
+    REQUIRE(rc_plain.verdict == Verdict::PROVED);
+    check_redone(redone, rc_plain,
+                 "the path explorer's solver found its empty base unsatisfiable after case induction step: an "
+                 "update of a running task, no boundary crossed");
 }
 
 // `review` proves a built-in image in the background while the other one
