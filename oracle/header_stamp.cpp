@@ -1,7 +1,6 @@
 #include "oracle/header_stamp.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -14,14 +13,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Fnv {
-    std::uint64_t h = 1469598103934665603ULL;
-    void add(const char *p, std::size_t n) {
-        for (std::size_t k = 0; k < n; ++k)
-            h = (h ^ static_cast<unsigned char>(p[k])) * 1099511628211ULL;
-    }
-    void add(const std::string &s) { add(s.data(), s.size() + 1); } // with its NUL, as a separator
-};
+// A name with its NUL, as a separator.
+void add_text(Fnv1a64 &h, const std::string &s) { h.add(s.data(), s.size() + 1); }
 
 } // namespace
 
@@ -38,15 +31,15 @@ std::string header_stamp(const fs::path &root) {
         if (fs::is_regular_file(root / f))
             files.push_back(f);
     std::sort(files.begin(), files.end());
-    Fnv h;
+    Fnv1a64 h;
     std::vector<char> buf;
     for (const auto &f : files) {
         std::ifstream in(root / f, std::ios::binary);
         if (!in)
             throw std::runtime_error("cannot read " + (root / f).string());
         buf.assign(std::istreambuf_iterator<char>(in), {});
-        h.add(f);
-        h.add(std::to_string(buf.size()));
+        add_text(h, f);
+        add_text(h, std::to_string(buf.size()));
         h.add(buf.data(), buf.size());
     }
     char hex[17];

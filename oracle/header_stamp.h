@@ -11,10 +11,22 @@
 // time (the headers found are not the binary's) and at load time (the
 // plug-in was built by another binary).
 #pragma once
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
 namespace sc::oracle {
+
+// FNV-1a, 64 bits: the checksum of a plug-in file (its manifest) and of
+// the headers below.
+struct Fnv1a64 {
+    std::uint64_t h = 1469598103934665603ULL;
+    void add(const char *p, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k)
+            h = (h ^ static_cast<unsigned char>(p[k])) * 1099511628211ULL;
+    }
+};
 
 // FNV-1a 64 over the sorted relative paths, sizes and bytes of the files a
 // plug-in may include: every *.h under ref/, model/, proofs/ and sim/, and

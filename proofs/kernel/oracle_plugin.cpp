@@ -41,14 +41,13 @@ std::string file_fnv1a64(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw input_error("cannot read " + path);
-    std::uint64_t h = 1469598103934665603ULL;
+    oracle::Fnv1a64 h;
     char buf[1 << 16];
     while (in) {
         in.read(buf, sizeof buf);
-        for (std::streamsize k = 0; k < in.gcount(); ++k)
-            h = (h ^ static_cast<unsigned char>(buf[k])) * 1099511628211ULL;
+        h.add(buf, static_cast<std::size_t>(in.gcount()));
     }
-    return fmt::format("{:016x}", h);
+    return fmt::format("{:016x}", h.h);
 }
 
 const Plugin &load_plugin(const std::string &so_path, const std::string &oracle) {
