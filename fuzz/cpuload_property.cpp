@@ -96,7 +96,7 @@ constexpr const char *converges_id = "cpuload.converges";
 // What runs for one (variant, arch), worked out once.
 struct Plan {
     std::vector<const InvariantInfo *> checks;
-    std::vector<std::string> ids; // their ids, parallel
+    std::vector<sc::proofs::cpuload_inv::fast_check> fast; // the same, for first_violated()
     // The number of constant-load ticks after which the proof says every
     // cpu_load[i] has reached the load; passed to the converges check.
     std::uint64_t converge_ticks = 0;
@@ -109,9 +109,11 @@ const Plan &plan_for(const Variant &v, Arch a) {
     if (it != cache.end())
         return it->second;
     Plan pl;
+    std::vector<std::string> ids;
     for (const InvariantInfo &inv : sc::proofs::invariants())
         if (worth_checking(v, inv, a))
-            pl.checks.push_back(&inv), pl.ids.push_back(inv.id);
+            pl.checks.push_back(&inv), ids.push_back(inv.id);
+    pl.fast = sc::proofs::cpuload_inv::fast_checks(ids);
     pl.converge_ticks = sc::proofs::cpuload_inv::converge_bound(v.level, a);
     return cache.emplace(key, std::move(pl)).first->second;
 }
@@ -211,11 +213,10 @@ template <class A>
 
 // ---------------------------------------------------------------------------
 
-template <class A> int check(const Variant &v, const sc::cpuload::scenario<A> &s) {
+template <class A> int check(const Variant &v, const Plan &pl, const sc::cpuload::scenario<A> &s) {
     if (g_print)
         std::fprintf(stderr, "schedcheck fuzz: %s %s %s\n", v.id.c_str(), std::string(sc::arch_name(A::arch)).c_str(),
                      sc::proofs::scenario_to_json(s).dump().c_str());
-    const Plan &pl = plan_for(v, A::arch);
     if (g_slow) { // every invariant on its own simulation, with text (the harness before the fast path)
         for (const InvariantInfo *inv : pl.checks) {
             ReplayResult rr;
@@ -236,7 +237,7 @@ template <class A> int check(const Variant &v, const sc::cpuload::scenario<A> &s
     int k;
     try {
         // All checks on one simulation, without text (proofs/cpuload_fast.h).
-        k = sc::proofs::cpuload_inv::first_violated<A>(pl.ids, v.level, s, pl.converge_ticks);
+        k = sc::proofs::cpuload_inv::first_violated<A>(pl.fast, v.level, s, pl.converge_ticks);
     } catch (const sc::cpuload::unsupported_step &) {
         return 0; // not a valid scenario for this variant
     } catch (const sc::proofs::input_error &) {
@@ -257,11 +258,10 @@ template <class A> int check(const Variant &v, const sc::cpuload::scenario<A> &s
     report_and_abort(v, inv, rr, s, bound);
 }
 
-template <class A> int run_bytes(Bytes &in, std::uint8_t flags, const Variant &v) {
-    const LoadDomain &dom = sc::proofs::load_domain(A::arch);
-    Limits lim{dom, A::arch == Arch::ilp32 ? 0xffffffffULL : ~0ULL};
-    sc::cpuload::scenario<A> s = decode<A>(in, flags, v.level, lim, plan_for(v, A::arch).converge_ticks);
-    return check<A>(v, s);
+template <class A> int run_bytes(Bytes &in, std::uint8_t flags, const Variant &v, const Plan &pl) {
+    static const Limits lim{sc::proofs::load_domain(A::arch), A::arch == Arch::ilp32 ? 0xffffffffULL : ~0ULL};
+    sc::cpuload::scenario<A> s = decode<A>(in, flags, v.level, lim, pl.converge_ticks);
+    return check<A>(v, pl, s);
 }
 
 template <class A> int run_reproducer(const sc::proofs::Reproducer &rep) {
@@ -275,7 +275,7 @@ template <class A> int run_reproducer(const sc::proofs::Reproducer &rep) {
     }
     if (!in_domain(s, rep.variant->level, lim))
         return 0;
-    return check<A>(*rep.variant, s);
+    return check<A>(*rep.variant, plan_for(*rep.variant, A::arch), s);
 }
 
 int run_json(const std::uint8_t *data, std::size_t size) {
@@ -321,8 +321,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const std::vector<const Variant *> &vs = cpuload_variants();
     if (vs.empty())
         return 0;
+    // The plans of (variant, ilp32) and (variant, lp64), by index, so that
+    // an input pays for no lookup.
+    static const std::vector<std::pair<const Plan *, const Plan *>> plans = [&vs] {
+        std::vector<std::pair<const Plan *, const Plan *>> out;
+        for (const Variant *v : vs)
+            out.emplace_back(&plan_for(*v, Arch::ilp32), &plan_for(*v, Arch::lp64));
+        return out;
+    }();
     Bytes in{data, size};
-    const Variant &v = *vs[in.u8() % vs.size()];
+    std::size_t vi = in.u8() % vs.size();
+    const Variant &v = *vs[vi];
     std::uint8_t flags = in.u8(); // bit 0: lp64, bit 1: LB_BIAS off
-    return (flags & 1) ? run_bytes<sc::checked_lp64>(in, flags, v) : run_bytes<sc::checked_ilp32>(in, flags, v);
+    return (flags & 1) ? run_bytes<sc::checked_lp64>(in, flags, v, *plans[vi].second)
+                       : run_bytes<sc::checked_ilp32>(in, flags, v, *plans[vi].first);
 }

@@ -696,8 +696,23 @@ template ReplayResult evaluate<checked_ilp32>(const std::string &, patch_level, 
 template ReplayResult evaluate<checked_lp64>(const std::string &, patch_level, const cpuload::scenario<checked_lp64> &,
                                              std::uint64_t);
 
+std::vector<fast_check> fast_checks(const std::vector<std::string> &invs) {
+    std::vector<fast_check> out;
+    for (const std::string &inv : invs) {
+        if (inv == NoOverflow::id) out.push_back(fast_check::no_overflow);
+        else if (inv == DecayMonotone::id) out.push_back(fast_check::decay_monotone);
+        else if (inv == IdleDecay::id) out.push_back(fast_check::idle_decay);
+        else if (inv == ConstantFixedPoint::id) out.push_back(fast_check::constant_fixed_point);
+        else if (inv == Converges::id) out.push_back(fast_check::converges);
+        else if (inv == SourceLeTarget::id) out.push_back(fast_check::source_le_target);
+        else if (inv == NohzBusyNotZeroed::id) out.push_back(fast_check::nohz_busy_not_zeroed);
+        else throw input_error("unknown cpuload invariant " + inv);
+    }
+    return out;
+}
+
 template <class A>
-int first_violated(const std::vector<std::string> &invs, patch_level p, const cpuload::scenario<A> &s,
+int first_violated(const std::vector<fast_check> &checks, patch_level p, const cpuload::scenario<A> &s,
                    std::uint64_t converge_bound_ticks) {
     struct TextOff {
         TextOff() { g_check_text = false; }
@@ -713,27 +728,26 @@ int first_violated(const std::vector<std::string> &invs, patch_level p, const cp
         void push_back(const Check<A> &c) { failed = failed || !concrete_holds(c); }
         void reserve(std::size_t) {}
     };
-    auto any_fails = [](const Judge &j) { return j.failed; };
-    for (std::size_t k = 0; k < invs.size(); ++k) {
-        const std::string &inv = invs[k];
+    for (std::size_t k = 0; k < checks.size(); ++k) {
         bool bad = false;
-        if (inv == NoOverflow::id) bad = wrapped;
-        else if (inv == DecayMonotone::id) bad = any_fails(DecayMonotone::checks<A, Judge>(p, s, t, 0));
-        else if (inv == IdleDecay::id) bad = any_fails(IdleDecay::checks<A, Judge>(p, s, t, 0));
-        else if (inv == ConstantFixedPoint::id) bad = any_fails(ConstantFixedPoint::checks<A, Judge>(p, s, t, 0));
-        else if (inv == Converges::id) bad = any_fails(Converges::checks<A, Judge>(p, s, t, converge_bound_ticks));
-        else if (inv == SourceLeTarget::id) bad = any_fails(SourceLeTarget::checks<A, Judge>(p, s, t, 0));
-        else if (inv == NohzBusyNotZeroed::id) bad = any_fails(NohzBusyNotZeroed::checks<A, Judge>(p, s, t, 0));
-        else throw input_error("unknown cpuload invariant " + inv);
+        switch (checks[k]) {
+        case fast_check::no_overflow: bad = wrapped; break;
+        case fast_check::decay_monotone: bad = DecayMonotone::checks<A, Judge>(p, s, t, 0).failed; break;
+        case fast_check::idle_decay: bad = IdleDecay::checks<A, Judge>(p, s, t, 0).failed; break;
+        case fast_check::constant_fixed_point: bad = ConstantFixedPoint::checks<A, Judge>(p, s, t, 0).failed; break;
+        case fast_check::converges: bad = Converges::checks<A, Judge>(p, s, t, converge_bound_ticks).failed; break;
+        case fast_check::source_le_target: bad = SourceLeTarget::checks<A, Judge>(p, s, t, 0).failed; break;
+        case fast_check::nohz_busy_not_zeroed: bad = NohzBusyNotZeroed::checks<A, Judge>(p, s, t, 0).failed; break;
+        }
         if (bad)
             return static_cast<int>(k);
     }
     return -1;
 }
 
-template int first_violated<checked_ilp32>(const std::vector<std::string> &, patch_level,
+template int first_violated<checked_ilp32>(const std::vector<fast_check> &, patch_level,
                                            const cpuload::scenario<checked_ilp32> &, std::uint64_t);
-template int first_violated<checked_lp64>(const std::vector<std::string> &, patch_level,
+template int first_violated<checked_lp64>(const std::vector<fast_check> &, patch_level,
                                           const cpuload::scenario<checked_lp64> &, std::uint64_t);
 
 void register_invariants(std::vector<InvariantInfo> &out) {
