@@ -1,6 +1,7 @@
 #include "proofs/cpuload_invariants.h"
 
 #include <chrono>
+#include <type_traits>
 #include <fmt/format.h>
 
 #include "proofs/cpuload_fast.h"
@@ -15,10 +16,14 @@ namespace {
 
 // The text of a concrete check (what failed, the names of both sides) is
 // built only when it will be read.  The property fuzzer evaluates every
-// scenario with it off and asks again, with text, only on a violation:
-// the strings cost more than the arithmetic they describe.
-thread_local bool g_check_text = true;
-#define SC_LABEL(...) (g_check_text ? std::string(__VA_ARGS__) : std::string())
+// scenario into a sink that declares `text = false` and asks again, with
+// text, only on a violation: the strings cost more than the arithmetic
+// they describe.  The choice is the sink's type, so it is made at compile
+// time and costs an input nothing (a flag read per label cost a compare,
+// and the fuzzer's hook on it, for each of some thousand labels).
+template <class Out, class = void> struct keeps_text : std::true_type {};
+template <class Out> struct keeps_text<Out, std::void_t<decltype(Out::text)>> : std::bool_constant<Out::text> {};
+#define SC_LABEL(...) (keeps_text<Out>::value ? std::string(__VA_ARGS__) : std::string())
 
 // From shi-1-3 on only cpu_load[0] exists.
 int live_slots(patch_level p) { return p >= patch_level::shi_1_3 ? 1 : cpuload::CPU_LOAD_IDX_MAX; }
@@ -696,6 +701,15 @@ template ReplayResult evaluate<checked_ilp32>(const std::string &, patch_level, 
 template ReplayResult evaluate<checked_lp64>(const std::string &, patch_level, const cpuload::scenario<checked_lp64> &,
                                              std::uint64_t);
 
+// A sink for checks() that judges each check as it is made and keeps
+// nothing, not even its text.
+template <class A> struct JudgeEach {
+    static constexpr bool text = false; // SC_LABEL builds no string
+    bool failed = false;
+    void push_back(const Check<A> &c) { failed = failed || !concrete_holds(c); }
+    void reserve(std::size_t) {}
+};
+
 std::vector<fast_check> fast_checks(const std::vector<std::string> &invs) {
     std::vector<fast_check> out;
     for (const std::string &inv : invs) {
@@ -714,20 +728,11 @@ std::vector<fast_check> fast_checks(const std::vector<std::string> &invs) {
 template <class A>
 int first_violated(const std::vector<fast_check> &checks, patch_level p, const cpuload::scenario<A> &s,
                    std::uint64_t converge_bound_ticks) {
-    struct TextOff {
-        TextOff() { g_check_text = false; }
-        ~TextOff() { g_check_text = true; }
-    } off;
     wrap_log().clear();
     cpuload::trace<A> t = cpuload::simulate<A>(p, s); // once, for every invariant
     bool wrapped = !wrap_log().empty();
     wrap_log().clear();
-    // Judges each check as it is made; nothing is kept.
-    struct Judge {
-        bool failed = false;
-        void push_back(const Check<A> &c) { failed = failed || !concrete_holds(c); }
-        void reserve(std::size_t) {}
-    };
+    using Judge = JudgeEach<A>;
     for (std::size_t k = 0; k < checks.size(); ++k) {
         bool bad = false;
         switch (checks[k]) {
