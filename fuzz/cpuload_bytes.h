@@ -46,6 +46,13 @@ struct Limits {
     std::uint64_t ulong_max;
 };
 
+// The limits of one data model: its domain, and its word as the domain
+// states it.
+inline Limits limits_for(Arch a) {
+    const LoadDomain &d = sc::proofs::load_domain(a);
+    return {d, d.ulong_max};
+}
+
 inline std::uint64_t sat_add(std::uint64_t a, std::uint64_t b, std::uint64_t max) {
     return (a > max || b > max - a) ? max : a + b;
 }

@@ -83,8 +83,7 @@ std::string sha1_hex(const std::string &msg) {
 }
 
 template <class A> std::string to_bin_arch(const proofs::Reproducer &rep, const std::string &origin) {
-    const LoadDomain &dom = proofs::load_domain(A::arch);
-    Limits lim{dom, A::arch == Arch::ilp32 ? 0xffffffffULL : ~0ULL};
+    const Limits lim = limits_for(A::arch);
     auto s = proofs::scenario_from_json<A>(rep.doc, A::long_bits);
     unsigned idx = 0;
     while (idx < cpuload_variants().size() && cpuload_variants()[idx] != rep.variant)
@@ -110,8 +109,7 @@ std::string to_bin(const std::string &text, const std::string &origin) {
 }
 
 template <class A> std::string to_json_arch(Bytes &in, std::uint8_t flags, const Variant &v, const std::string &inv) {
-    const LoadDomain &dom = proofs::load_domain(A::arch);
-    Limits lim{dom, A::arch == Arch::ilp32 ? 0xffffffffULL : ~0ULL};
+    const Limits lim = limits_for(A::arch);
     std::uint64_t bound = 0;
     if ((flags & 0x1c) == 0x1c)
         throw proofs::input_error("a convergence run (flags bits 2-4) needs the converges bound; replay it with "

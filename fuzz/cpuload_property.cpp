@@ -46,7 +46,6 @@ using sc::Variant;
 using sc::cpuload::op;
 using sc::cpuload::patch_level;
 using sc::proofs::InvariantInfo;
-using sc::proofs::LoadDomain;
 using sc::proofs::ReplayResult;
 using namespace sc::fuzz_cpuload;
 
@@ -259,14 +258,13 @@ template <class A> int check(const Variant &v, const Plan &pl, const sc::cpuload
 }
 
 template <class A> int run_bytes(Bytes &in, std::uint8_t flags, const Variant &v, const Plan &pl) {
-    static const Limits lim{sc::proofs::load_domain(A::arch), A::arch == Arch::ilp32 ? 0xffffffffULL : ~0ULL};
+    static const Limits lim = limits_for(A::arch);
     sc::cpuload::scenario<A> s = decode<A>(in, flags, v.level, lim, pl.converge_ticks);
     return check<A>(v, pl, s);
 }
 
 template <class A> int run_reproducer(const sc::proofs::Reproducer &rep) {
-    const LoadDomain &dom = sc::proofs::load_domain(A::arch);
-    Limits lim{dom, A::arch == Arch::ilp32 ? 0xffffffffULL : ~0ULL};
+    const Limits lim = limits_for(A::arch);
     sc::cpuload::scenario<A> s;
     try {
         s = sc::proofs::scenario_from_json<A>(rep.doc, A::long_bits);

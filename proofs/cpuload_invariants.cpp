@@ -684,15 +684,29 @@ std::uint64_t converge_bound(patch_level p, Arch a) {
     return ticks_to_converge(load_domain(a).max_load, cpuload::CPU_LOAD_IDX_MAX - 1);
 }
 
+// The fast_check an invariant id names; the one place the ids are matched.
+static fast_check check_named(const std::string &inv) {
+    if (inv == NoOverflow::id) return fast_check::no_overflow;
+    if (inv == DecayMonotone::id) return fast_check::decay_monotone;
+    if (inv == IdleDecay::id) return fast_check::idle_decay;
+    if (inv == ConstantFixedPoint::id) return fast_check::constant_fixed_point;
+    if (inv == Converges::id) return fast_check::converges;
+    if (inv == SourceLeTarget::id) return fast_check::source_le_target;
+    if (inv == NohzBusyNotZeroed::id) return fast_check::nohz_busy_not_zeroed;
+    throw input_error("unknown cpuload invariant " + inv);
+}
+
 template <class A>
 ReplayResult evaluate(const std::string &inv, patch_level p, const cpuload::scenario<A> &s, std::uint64_t bound) {
-    if (inv == DecayMonotone::id) return evaluate_inv<DecayMonotone, A>(p, s, bound);
-    if (inv == IdleDecay::id) return evaluate_inv<IdleDecay, A>(p, s, bound);
-    if (inv == ConstantFixedPoint::id) return evaluate_inv<ConstantFixedPoint, A>(p, s, bound);
-    if (inv == Converges::id) return evaluate_inv<Converges, A>(p, s, bound);
-    if (inv == SourceLeTarget::id) return evaluate_inv<SourceLeTarget, A>(p, s, bound);
-    if (inv == NohzBusyNotZeroed::id) return evaluate_inv<NohzBusyNotZeroed, A>(p, s, bound);
-    if (inv == NoOverflow::id) return evaluate_inv<NoOverflow, A>(p, s, bound);
+    switch (check_named(inv)) {
+    case fast_check::no_overflow: return evaluate_inv<NoOverflow, A>(p, s, bound);
+    case fast_check::decay_monotone: return evaluate_inv<DecayMonotone, A>(p, s, bound);
+    case fast_check::idle_decay: return evaluate_inv<IdleDecay, A>(p, s, bound);
+    case fast_check::constant_fixed_point: return evaluate_inv<ConstantFixedPoint, A>(p, s, bound);
+    case fast_check::converges: return evaluate_inv<Converges, A>(p, s, bound);
+    case fast_check::source_le_target: return evaluate_inv<SourceLeTarget, A>(p, s, bound);
+    case fast_check::nohz_busy_not_zeroed: return evaluate_inv<NohzBusyNotZeroed, A>(p, s, bound);
+    }
     throw input_error("unknown cpuload invariant " + inv);
 }
 
@@ -712,16 +726,8 @@ template <class A> struct JudgeEach {
 
 std::vector<fast_check> fast_checks(const std::vector<std::string> &invs) {
     std::vector<fast_check> out;
-    for (const std::string &inv : invs) {
-        if (inv == NoOverflow::id) out.push_back(fast_check::no_overflow);
-        else if (inv == DecayMonotone::id) out.push_back(fast_check::decay_monotone);
-        else if (inv == IdleDecay::id) out.push_back(fast_check::idle_decay);
-        else if (inv == ConstantFixedPoint::id) out.push_back(fast_check::constant_fixed_point);
-        else if (inv == Converges::id) out.push_back(fast_check::converges);
-        else if (inv == SourceLeTarget::id) out.push_back(fast_check::source_le_target);
-        else if (inv == NohzBusyNotZeroed::id) out.push_back(fast_check::nohz_busy_not_zeroed);
-        else throw input_error("unknown cpuload invariant " + inv);
-    }
+    for (const std::string &inv : invs)
+        out.push_back(check_named(inv));
     return out;
 }
 

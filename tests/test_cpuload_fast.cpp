@@ -51,8 +51,7 @@ struct Tally {
 template <class A>
 void compare_paths(const sc::Variant &v, const std::vector<std::vector<std::uint8_t>> &inputs, Tally &tally) {
     const std::uint64_t bound = converge_bound(v.level, A::arch);
-    const sc::fuzz_cpuload::Limits lim{sc::proofs::load_domain(A::arch),
-                                       A::arch == sc::Arch::ilp32 ? 0xffffffffULL : ~0ULL};
+    const sc::fuzz_cpuload::Limits lim = sc::fuzz_cpuload::limits_for(A::arch);
     std::vector<const sc::proofs::InvariantInfo *> invs;
     std::vector<std::string> ids;
     for (const sc::proofs::InvariantInfo *inv : cpuload_invariants())
