@@ -47,6 +47,7 @@ using pelt_inv::le;
 // The reference variant at version V, as the invariants call it.
 template <version V> struct RefIdleBal {
     static constexpr version shape = V;
+    static constexpr bool ni_random = idlebal::is_6x<V>; // the Debian trees' dice, a knob of the cases
     using leaves = idlebal::ref_leaves<V>;
     template <class A> struct on {
         static void init_rq(idlebal::rq<A> &r, typename A::ulong jiffies, const idlebal::knobs<A> &k) {
@@ -81,13 +82,18 @@ template <class I> constexpr version V_of = I::shape;
 template <class I> constexpr bool six = idlebal::is_6x<I::shape>;
 template <class I> constexpr bool has_cost = idlebal::has_max_newidle_lb_cost<I::shape>;
 template <class I> constexpr bool has_decay = idlebal::has_decay<I::shape>;
+// Whether the cases throw NI_RANDOM's dice: the 6.x references and the
+// oracles of trees with the backport (an upstream tree has no dice).
+template <class I> constexpr bool dice = six<I> && I::ni_random;
 
 template <class I> std::string domain_text() {
     return std::string("times u64 ns: clock readings < 2^63, one measured duration <= 2^40, domain costs <= 2^42, "
                        "rq->max_idle_balance_cost <= 2^45, avg_idle <= 2^46; any unsigned int "
                        "sysctl_sched_migration_cost; any jiffies and decay stamps; HZ 250; ") +
-           (six<I> ? "newidle walks over 0..1 domain levels only (NI_RANDOM on and off), periodic rebalances over 0..4"
-                   : "every walk shape of 0..4 domain levels");
+           (!six<I>   ? "every walk shape of 0..4 domain levels"
+            : dice<I> ? "newidle walks over 0..1 domain levels only (NI_RANDOM on and off), periodic rebalances over 0..4"
+                      : "newidle walks over 0..1 domain levels only (no NI_RANDOM dice in this tree), periodic "
+                        "rebalances over 0..4");
 }
 
 // ---------------------------------------------------------------------------
@@ -180,7 +186,7 @@ template <class I> std::vector<StepCase> newidle_shapes() {
                 out.push_back(s);
             } else {
                 for (int st = -1; st < nr; ++st)
-                    for (int ni = 0; ni < 2; ++ni) {
+                    for (int ni = 0; ni < (dice<I> ? 2 : 1); ++ni) {
                         StepCase s;
                         s.k = stepk::newidle, s.nr = nr, s.pulled_at = p, s.stop_after = st, s.ni_random = ni;
                         out.push_back(s);
@@ -226,7 +232,10 @@ template <class I> std::vector<KCase> all_steps(bool with_init) {
 // ---------------------------------------------------------------------------
 // Inputs.
 
-template <class A, class In> idlebal::knobs<A> any_knobs(In &in, const StepCase &s) {
+template <class I, class A, class In> idlebal::knobs<A> any_knobs(In &in, const StepCase &s) {
+    // A reproducer's case names the dice; a subject without it refuses.
+    if (s.ni_random && !dice<I>)
+        throw input_error("a case with NI_RANDOM does not apply to a subject without the newidle dice");
     idlebal::knobs<A> k;
     k.sysctl_sched_migration_cost = in.template var<typename A::uint>("sysctl_sched_migration_cost", 0, U32_MAX);
     k.HZ = s.hz;
@@ -490,7 +499,7 @@ struct AvgIdleCapped {
     template <class I> static std::vector<KCase> cases(Arch) { return all_steps<I>(true); }
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
         const StepCase s = decode(c.kind);
-        const idlebal::knobs<A> k = any_knobs<A>(in, s);
+        const idlebal::knobs<A> k = any_knobs<I, A>(in, s);
         if (s.k == stepk::init) {
             // sched_init(): any jiffies, any sysctl (a boot parameter may set it).
             const auto j = in.template var<typename A::ulong>("jiffies", 0, A::long_bits == 64 ? U64_MAX : U32_MAX);
@@ -547,7 +556,7 @@ struct AvgIdleNoJump {
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
         using u64 = typename A::u64;
         const StepCase s = decode(c.kind);
-        const idlebal::knobs<A> k = any_knobs<A>(in, s);
+        const idlebal::knobs<A> k = any_knobs<I, A>(in, s);
         const idlebal::rq<A> r0 = any_rq<I, A>(in, idlebal::SD_MAX);
         require_capped<I, A>(in, r0, k);
         // The idle time is the input (now = idle_stamp + sample): the
@@ -708,7 +717,7 @@ struct CostDecayMonotone {
             };
         }
         const StepCase s = decode(c.kind);
-        const idlebal::knobs<A> k = any_knobs<A>(in, s);
+        const idlebal::knobs<A> k = any_knobs<I, A>(in, s);
         const idlebal::rq<A> r0 = any_rq<I, A>(in, s.nr);
         idlebal::rq<A> y0 = r0;
         for (int i = 0; i < s.nr; ++i) {
@@ -786,7 +795,7 @@ struct Recovers {
                     s.k = stepk::progress, s.nr = 1, s.stop_at = st, s.hz = hz;
                     cs.push_back(make_case(s));
                 }
-        for (int ni = 0; ni < (six<I> ? 2 : 1); ++ni) {
+        for (int ni = 0; ni < (dice<I> ? 2 : 1); ++ni) {
             StepCase s;
             s.k = stepk::allowed, s.nr = 1, s.ni_random = ni;
             cs.push_back(make_case(s));
@@ -818,7 +827,7 @@ struct Recovers {
         using u64 = typename A::u64;
         using ulong = typename A::ulong;
         const StepCase s = decode(c.kind);
-        const idlebal::knobs<A> k = any_knobs<A>(in, s);
+        const idlebal::knobs<A> k = any_knobs<I, A>(in, s);
         idlebal::rq<A> r0 = any_rq<I, A>(in, s.nr);
         if (s.k == stepk::allowed) {
             in.require(u64(k.sysctl_sched_migration_cost) <= r0.avg_idle, "avg_idle >= sysctl_sched_migration_cost");
@@ -911,7 +920,7 @@ struct SkipSound {
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
         using u64 = typename A::u64;
         const StepCase s = decode(c.kind);
-        const idlebal::knobs<A> k = any_knobs<A>(in, s);
+        const idlebal::knobs<A> k = any_knobs<I, A>(in, s);
         const idlebal::rq<A> r0 = any_rq<I, A>(in, s.nr);
         const Step<A> st = any_step<I, A>(in, s, r0);
         return [=]() {
@@ -995,7 +1004,7 @@ struct NoOverflow {
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
         using u64 = typename A::u64;
         const StepCase s = decode(c.kind);
-        const idlebal::knobs<A> k = any_knobs<A>(in, s);
+        const idlebal::knobs<A> k = any_knobs<I, A>(in, s);
         const idlebal::rq<A> r0 = any_rq<I, A>(in, s.k == stepk::wakeup ? idlebal::SD_MAX : s.nr);
         const Step<A> st = any_step<I, A>(in, s, r0);
         return [=]() {

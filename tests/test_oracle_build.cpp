@@ -369,6 +369,71 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
     CHECK(clean.code == 0);
 }
 
+TEST_CASE("oracle build: a tree without the NI_RANDOM backport runs the idlebal invariants", "[oracle-build]") {
+    if (!fs::exists(tarball)) {
+        WARN("no " << tarball << ": skipped");
+        return;
+    }
+    // The upstream shape of the newidle cost, made here from Debian's tree:
+    // no update_newidle_stats(), and update_newidle_cost() with the domain
+    // and the cost only (no success count), its callers to match.
+    fs::path up = mutated(fresh_dir("upstream-tree"), "fair.c",
+                          "/^static inline void update_newidle_stats/,/^}/d\n"
+                          "s/update_newidle_cost(struct sched_domain \\*sd, u64 cost, unsigned int success)/"
+                          "update_newidle_cost(struct sched_domain *sd, u64 cost)/\n"
+                          "/^\\tif (cost)$/{N;/update_newidle_stats(sd, success)/d}\n"
+                          "s/update_newidle_cost(sd, 0, 0)/update_newidle_cost(sd, 0)/\n"
+                          "s/update_newidle_cost(sd, domain_cost, weight \\* !!pulled_task)/"
+                          "update_newidle_cost(sd, domain_cost)/");
+    {
+        std::ifstream in(up / "kernel/sched/fair.c");
+        std::stringstream ss;
+        ss << in.rdbuf();
+        const std::string fair = ss.str();
+        // The edit took: the two-argument form, and no statistics left.
+        REQUIRE(fair.find("update_newidle_cost(struct sched_domain *sd, u64 cost)\n") != std::string::npos);
+        REQUIRE(fair.find("void update_newidle_stats(") == std::string::npos);
+        REQUIRE(fair.find("update_newidle_stats(sd, success)") == std::string::npos);
+    }
+    fs::path out = fresh_dir("upstream-out");
+    Run r = build("--kernel " + up.string() + " --name upstream-6.1 --out " + out.string());
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    const std::string dir = " --oracle upstream-6.1 --oracle-dir " + out.string();
+
+    // The invariants apply, with the walks' NI_RANDOM off (the upstream
+    // walk), and the arithmetic is 6.1's: the verdicts are linux-6.1's.
+    Run p = shell(std::string(SCHEDCHECK_BIN) + " prove" + dir + " --family idlebal --arch lp64 --json --timeout-ms 60000");
+    INFO(p.out);
+    CHECK(p.code == 0); // held to linux-6.1's row, its tree's release
+    auto pj = nlohmann::json::parse(p.out.substr(p.out.find('{')));
+    REQUIRE(pj["results"].size() == 6);
+    for (const auto &res : pj["results"]) {
+        INFO(res["invariant"]);
+        auto want = sc::proofs::expected_verdict("linux-6.1", res["invariant"], sc::Arch::lp64);
+        REQUIRE(want.has_value());
+        CHECK(res["verdict"] == sc::proofs::verdict_name(*want));
+        CHECK(res["domain"].get<std::string>().find("no NI_RANDOM dice in this tree") != std::string::npos);
+        if (res["invariant"] == "idlebal.recovers") {
+            // By hand: decays of x -> x * 253 / 256 from 2^30 ns to 500 us or
+            // less, one every HZ + 1 jiffies; at HZ 100 a jiffy is 10 ms.
+            std::uint64_t x = std::uint64_t(1) << 30, n = 0;
+            for (; x > 500000; ++n)
+                x = x * 253 / 256;
+            CHECK(res["bound_ms"].get<std::uint64_t>() == n * 101 * 10);
+        }
+    }
+
+    // Function by function against idlebal/v6.1 (the backport's
+    // reference): equal in what both have; the statistics are named as
+    // not compared.
+    Run e = shell(std::string(SCHEDCHECK_BIN) + " equiv --variant idlebal/v6.1" + dir + " --arch lp64");
+    INFO(e.out);
+    CHECK(e.code == 0);
+    CHECK(e.out.find("EQUIVALENT") != std::string::npos);
+    CHECK(e.out.find("not compared: update_newidle_stats") != std::string::npos);
+}
+
 TEST_CASE("oracle build: bad kernel sources and patches are refused, nothing is left", "[oracle-build]") {
     fs::path out = fresh_dir("bad");
     fs::path tmp = fresh_dir("inputs");

@@ -21,34 +21,53 @@ namespace sc::proofs::idlebal_inv {
 // In catalogue order (proofs/idlebal_catalogue.cpp).
 using IdleBalInvariants = std::tuple<AvgIdleCapped, AvgIdleNoJump, CostDecayMonotone, Recovers, SkipSound, NoOverflow>;
 
-// Whether oracle K can run the family's invariants: its tree held
-// update_avg() and update_newidle_cost(), and the NI_RANDOM statistics
-// (update_newidle_stats()) that the walks of 6.1 and 6.12 call.  An
-// upstream tree without that backport has a two-argument
-// update_newidle_cost() and no dice: the walks here do not model it.
+// Whether oracle K counts newidle successes: Debian's trees carry the
+// stable backport of the NI_RANDOM dice, with update_newidle_stats() and a
+// third (success) argument to update_newidle_cost().  An upstream release
+// tree (v6.1, v6.12 as tagged) has neither: its update_newidle_cost() takes
+// the domain and the cost only, and no dice is thrown.
 template <template <class> class K>
-constexpr bool idlebal_runs_on = K<lp64>::shim_has_idlebal &&
-                                 requires(typename K<lp64>::sched_domain *d, typename lp64::uint s) {
-                                     K<lp64>::update_newidle_stats(d, s);
-                                     K<lp64>::update_newidle_cost(d, typename lp64::u64(0), s);
-                                 };
+constexpr bool kernel_has_ni_random = requires(typename K<lp64>::sched_domain *d, typename lp64::uint s) {
+    K<lp64>::update_newidle_stats(d, s);
+    K<lp64>::update_newidle_cost(d, typename lp64::u64(0), s);
+};
+template <template <class> class K>
+constexpr bool kernel_has_plain_cost = requires(typename K<lp64>::sched_domain *d) {
+    K<lp64>::update_newidle_cost(d, typename lp64::u64(0));
+};
+
+// Whether oracle K can run the family's invariants: its tree held
+// update_avg() and update_newidle_cost() in either form.  Without the
+// backport the walks run with NI_RANDOM off, which is the upstream walk:
+// with the feature off the backport's walk differs from it only in the
+// success statistics, which nothing reads then.
+template <template <class> class K>
+constexpr bool idlebal_runs_on = K<lp64>::shim_has_idlebal && (kernel_has_ni_random<K> || kernel_has_plain_cost<K>);
 
 // K: the oracle's kernel class template; V: the release whose walk the
 // oracle's functions are called from (v6_1 or v6_12).
 template <template <class> class K, version V> struct KernelIdleBal {
     static_assert(idlebal::is_6x<V>, "the kernel oracles are 6.x trees");
     static constexpr version shape = V;
+    // Whether the cases throw NI_RANDOM's dice (idlebal_invariants.h).
+    static constexpr bool ni_random = kernel_has_ni_random<K>;
 
     struct leaves {
         template <class A> static void update_avg(typename A::u64 &avg, typename A::u64 sample) {
             K<A>::update_avg(&avg, sample);
         }
         template <class A> static void update_newidle_stats(idlebal::sched_domain<A> &sd, typename A::uint success) {
-            static_assert(requires(typename K<A>::sched_domain *d, typename A::uint s) { K<A>::update_newidle_stats(d, s); },
-                          "the built-in oracles come from Debian trees, which count newidle successes");
-            auto k = sd_to_kernel<typename K<A>::sched_domain>(sd);
-            K<A>::update_newidle_stats(&k, success);
-            sd_from_kernel(sd, k);
+            if constexpr (ni_random) {
+                auto k = sd_to_kernel<typename K<A>::sched_domain>(sd);
+                K<A>::update_newidle_stats(&k, success);
+                sd_from_kernel(sd, k);
+            } else {
+                // Only the dice's skip calls it, and no case of this
+                // oracle throws the dice: a reproducer that does is refused.
+                (void)sd, (void)success;
+                throw input_error("this oracle's tree has no NI_RANDOM newidle dice (no update_newidle_stats()): "
+                                  "a case with NI_RANDOM does not apply to it");
+            }
         }
         // The kernel reads jiffies and HZ through its shims; they are set
         // for the call only.
@@ -59,7 +78,13 @@ template <template <class> class K, version V> struct KernelIdleBal {
             auto k = sd_to_kernel<typename K<A>::sched_domain>(sd);
             K<A>::shim_jiffies = &jiffies;
             K<A>::shim_HZ = kn.HZ;
-            const bool decayed = bool(K<A>::update_newidle_cost(&k, cost, success));
+            bool decayed;
+            if constexpr (ni_random) {
+                decayed = bool(K<A>::update_newidle_cost(&k, cost, success));
+            } else {
+                (void)success; // upstream: no success statistics
+                decayed = bool(K<A>::update_newidle_cost(&k, cost));
+            }
             K<A>::shim_jiffies = nullptr;
             sd_from_kernel(sd, k);
             return decayed;
