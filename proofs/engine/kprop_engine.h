@@ -43,6 +43,7 @@
 #include "proofs/engine/inputs.h"
 #include "proofs/invariant.h"
 #include "proofs/engine/query_cache.h"
+#include "proofs/engine/query_slice.h"
 #include "proofs/engine/solver_retry.h"
 
 namespace sc::proofs {
@@ -330,20 +331,56 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
     // answered, whose model a sat answer reads.
     std::optional<z3::solver> fresh;
     SolverRetry retry(ctx, opt.timeout_ms);
+    //
+    // A query the incremental solver gives up on is also known by its
+    // slice (proofs/engine/query_slice.h): the conjuncts that share an
+    // input with the check.  A slice recorded unsat settles every query it
+    // is a slice of; one not yet known is asked first, on fresh solvers,
+    // and recorded when unsat, so that other subjects and data models that
+    // ask the same question about the same arithmetic find it.  A slice
+    // that is not unsat sends the whole query to them, as before: a model
+    // always comes from the whole query.  (Slices are cut only here: for
+    // the many queries that the incremental solver answers at once, the
+    // cut would cost more than it saves.)
     auto ask = [&](z3::solver &s, z3::check_result &r) -> z3::solver & {
         ++res.queries;
         fresh.reset();
         std::string key;
+        auto known = [&](const std::string &k) { return query_cache::known_unsat(k) || attempt.pending.count(k); };
         if (query_cache::enabled()) {
             key = query_cache::canonical(s.to_smt2());
-            if (query_cache::known_unsat(key) || attempt.pending.count(key)) {
+            if (known(key)) {
                 r = z3::unsat;
                 return s;
             }
         }
         r = s.check();
-        if (r == z3::unknown)
-            r = retry.retry(s, &s == &solvers[static_cast<int>(model::Encoding::integer)], fresh, res.queries);
+        if (r == z3::unknown) {
+            const bool integer = &s == &solvers[static_cast<int>(model::Encoding::integer)];
+            std::optional<z3::expr_vector> slice;
+            if (query_cache::enabled() && (slice = query_slice(ctx, s.assertions()))) {
+                z3::solver text(ctx);
+                for (const auto &a : *slice)
+                    text.add(a);
+                std::string slice_key = query_cache::canonical(text.to_smt2());
+                // Unsat here makes the whole query unsat: both texts are kept.
+                if (known(slice_key)) {
+                    r = z3::unsat;
+                    if (!key.empty())
+                        attempt.pending.insert(std::move(key));
+                    return s;
+                }
+                r = retry.retry(*slice, integer, fresh, res.queries);
+                if (r == z3::unsat) {
+                    attempt.pending.insert(std::move(slice_key)); // published after the case's base check
+                    if (!key.empty())
+                        attempt.pending.insert(std::move(key));
+                    return *fresh;
+                }
+                fresh.reset();
+            }
+            r = retry.retry(s, integer, fresh, res.queries);
+        }
         if (r == z3::unsat && !key.empty())
             attempt.pending.insert(std::move(key)); // published after the case's base check
         return fresh ? *fresh : s;

@@ -41,8 +41,13 @@ class SolverRetry {
     // solver asked counts in `queries`.
     z3::check_result retry(z3::solver &s, bool integer, std::optional<z3::solver> &answered,
                            std::size_t &queries) {
+        return retry(s.assertions(), integer, answered, queries);
+    }
+    // The same for a query given as its assertions (a slice of one).
+    z3::check_result retry(const z3::expr_vector &as, bool integer, std::optional<z3::solver> &answered,
+                           std::size_t &queries) {
         const auto t0 = std::chrono::steady_clock::now();
-        dump(s);
+        dump(as);
         z3::check_result r = z3::unknown;
         for (std::size_t n = 0; r == z3::unknown && n <= order_.size(); ++n) {
             const Strategy st = n < order_.size() ? order_[n] : Strategy::last;
@@ -50,7 +55,7 @@ class SolverRetry {
             if ((st == Strategy::nlsat || st == Strategy::arith2) && !integer)
                 continue;
             ++queries;
-            r = st == Strategy::nlsat ? relaxed(s, answered) : fresh(s, st, integer, answered);
+            r = st == Strategy::nlsat ? relaxed(as, answered) : fresh(as, st, integer, answered);
             if (dump_dir())
                 std::fprintf(stderr, "slow query: strategy %d %s after %.3f s\n", static_cast<int>(st),
                              r == z3::unsat ? "unsat" : r == z3::sat ? "sat" : "unknown",
@@ -64,7 +69,7 @@ class SolverRetry {
   private:
     enum class Strategy { plain, arith2, nlsat, seed, last };
 
-    z3::check_result fresh(z3::solver &s, Strategy st, bool integer, std::optional<z3::solver> &answered) {
+    z3::check_result fresh(const z3::expr_vector &as, Strategy st, bool integer, std::optional<z3::solver> &answered) {
         answered.emplace(ctx_);
         z3::params fp(ctx_);
         // A fresh solver bit-blasts the whole query before it searches,
@@ -75,14 +80,14 @@ class SolverRetry {
         if (st == Strategy::arith2)
             fp.set("arith.solver", 2u);
         answered->set(fp);
-        for (const auto &a : s.assertions())
+        for (const auto &a : as)
             answered->add(a);
         return answered->check();
     }
     // nlsat on the real relaxation: unsat or unknown, never sat.
-    z3::check_result relaxed(z3::solver &s, std::optional<z3::solver> &answered) {
+    z3::check_result relaxed(const z3::expr_vector &as, std::optional<z3::solver> &answered) {
         z3::solver nl = z3::try_for(z3::tactic(ctx_, "qfnra-nlsat"), std::min(timeout_ms_, 100u)).mk_solver();
-        for (const auto &a : s.assertions())
+        for (const auto &a : as)
             nl.add(a);
         try {
             if (nl.check() == z3::unsat) {
@@ -101,9 +106,12 @@ class SolverRetry {
         static const char *dir = std::getenv("SCHEDCHECK_DUMP_SLOW");
         return dir;
     }
-    static void dump(z3::solver &s) {
+    void dump(const z3::expr_vector &as) {
         if (!dump_dir())
             return;
+        z3::solver s(ctx_);
+        for (const auto &a : as)
+            s.add(a);
         static std::atomic<unsigned> n{0};
         std::ofstream(std::string(dump_dir()) + "/q" + std::to_string(n++) + ".smt2") << s.to_smt2();
     }
