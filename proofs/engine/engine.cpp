@@ -1,6 +1,8 @@
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "proofs/kernel/kernel_invariants.h"
@@ -8,21 +10,48 @@
 
 namespace sc::proofs {
 
+// Proofs of one invariant ask many of the same queries (its two data
+// models, releases that share a function, a kernel and its reference).
+// Run side by side, both solve them; one after the other, the second finds
+// the first's answers in the query cache (proofs/engine/query_cache.h).
+// So a worker takes the first waiting job whose invariant no running job
+// proves, or the first waiting job when each of them has such a twin.
 std::vector<ProofResult> run_matrix(const std::vector<Job> &jobs, const ProveOptions &opt, unsigned threads) {
     std::vector<ProofResult> results(jobs.size());
-    std::atomic<std::size_t> next{0};
     std::exception_ptr failure;
     std::mutex m;
+    std::vector<std::size_t> waiting; // job numbers, in order
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+        waiting.push_back(k);
+    std::vector<const InvariantInfo *> running; // one entry per running job
+    auto take = [&]() -> std::optional<std::size_t> {
+        std::lock_guard<std::mutex> g(m);
+        if (failure || waiting.empty())
+            return std::nullopt;
+        auto busy = [&](std::size_t k) {
+            return std::find(running.begin(), running.end(), jobs[k].invariant) != running.end();
+        };
+        auto it = std::find_if_not(waiting.begin(), waiting.end(), busy);
+        if (it == waiting.end())
+            it = waiting.begin();
+        const std::size_t k = *it;
+        waiting.erase(it);
+        running.push_back(jobs[k].invariant);
+        return k;
+    };
+    auto done = [&](std::size_t k) {
+        std::lock_guard<std::mutex> g(m);
+        running.erase(std::find(running.begin(), running.end(), jobs[k].invariant));
+    };
     auto worker = [&] {
-        for (;;) {
-            std::size_t k = next++;
-            if (k >= jobs.size())
-                return;
+        while (std::optional<std::size_t> next = take()) {
+            const std::size_t k = *next;
             if (opt.cancelled()) { // not run: UNKNOWN, and said so
                 results[k].variant = jobs[k].variant->id;
                 results[k].invariant = jobs[k].invariant->id;
                 results[k].arch = jobs[k].arch;
                 results[k].reason = "cancelled";
+                done(k);
                 continue;
             }
             try {
@@ -31,9 +60,9 @@ std::vector<ProofResult> run_matrix(const std::vector<Job> &jobs, const ProveOpt
                 std::lock_guard<std::mutex> g(m);
                 if (!failure)
                     failure = std::current_exception();
-                next = jobs.size();
                 return;
             }
+            done(k);
         }
     };
     if (threads < 1)
