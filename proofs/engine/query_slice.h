@@ -28,37 +28,26 @@ namespace sc::proofs {
 // leaves no conjunct out.
 inline std::optional<z3::expr_vector> query_slice(z3::context &ctx, const z3::expr_vector &as) {
     // The conjuncts, nested "and"s flattened: a path condition is one
-    // assertion, and its branches read different inputs.
+    // assertion, and its branches read different inputs.  The last
+    // assertion's conjuncts are the last ones.
     std::vector<z3::expr> conj;
-    std::vector<z3::expr> todo;
-    for (unsigned i = as.size(); i-- > 0;)
-        todo.push_back(as[i]);
-    std::size_t last_count = 0;
-    while (!todo.empty()) {
-        z3::expr e = todo.back();
-        todo.pop_back();
-        if (e.is_app() && e.decl().decl_kind() == Z3_OP_AND) {
-            for (unsigned k = e.num_args(); k-- > 0;)
-                todo.push_back(e.arg(k));
-            continue;
-        }
-        conj.push_back(e);
-    }
-    // The last assertion's conjuncts: flatten it alone to count them.
-    if (as.size() > 0) {
-        std::vector<z3::expr> t{as[as.size() - 1]};
-        while (!t.empty()) {
-            z3::expr e = t.back();
-            t.pop_back();
+    auto flatten = [&](const z3::expr &a) {
+        std::vector<z3::expr> todo{a};
+        while (!todo.empty()) {
+            z3::expr e = todo.back();
+            todo.pop_back();
             if (e.is_app() && e.decl().decl_kind() == Z3_OP_AND)
-                for (unsigned k = 0; k < e.num_args(); ++k)
-                    t.push_back(e.arg(k));
+                for (unsigned k = e.num_args(); k-- > 0;)
+                    todo.push_back(e.arg(k));
             else
-                ++last_count;
+                conj.push_back(e);
         }
+    };
+    std::size_t seed_from = 0;
+    for (unsigned i = 0; i < as.size(); ++i) {
+        seed_from = conj.size();
+        flatten(as[i]);
     }
-    // They are the last ones.
-    const std::size_t seed_from = conj.size() - last_count;
 
     // The inputs each conjunct reads: uninterpreted constants, found by a
     // walk that visits each shared subterm once.
