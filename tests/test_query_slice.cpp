@@ -22,6 +22,14 @@ std::set<std::string> texts(const z3::expr_vector &v) {
     return out;
 }
 
+// The solver's answer on a query given as its assertions.
+z3::check_result answer(z3::context &c, const z3::expr_vector &as) {
+    z3::solver s(c);
+    for (const auto &e : as)
+        s.add(e);
+    return s.check();
+}
+
 } // namespace
 
 TEST_CASE("query slice: the check's inputs and what links them, nested conjunctions split", "[query-slice]") {
@@ -49,13 +57,8 @@ TEST_CASE("query slice: the check's inputs and what links them, nested conjuncti
     as2.push_back(z3::ugt(x, c.bv_val(7, 64)) && z3::ugt(z, c.bv_val(5, 64)));
     auto s2 = sc::proofs::query_slice(c, as2);
     REQUIRE(s2.has_value());
-    z3::solver part(c), whole(c);
-    for (const auto &e : *s2)
-        part.add(e);
-    for (const auto &e : as2)
-        whole.add(e);
-    CHECK(part.check() == z3::unsat);
-    CHECK(whole.check() == z3::unsat);
+    CHECK(answer(c, *s2) == z3::unsat);
+    CHECK(answer(c, as2) == z3::unsat);
 }
 
 TEST_CASE("query slice: nothing cut when every conjunct is linked; a constant always stays", "[query-slice]") {
@@ -88,13 +91,8 @@ TEST_CASE("query slice: a satisfiable slice says nothing about the whole", "[que
     as.push_back(z3::ugt(x, c.bv_val(5, 64)));
     auto s = sc::proofs::query_slice(c, as);
     REQUIRE(s.has_value());
-    z3::solver part(c), whole(c);
-    for (const auto &e : *s)
-        part.add(e);
-    for (const auto &e : as)
-        whole.add(e);
-    CHECK(part.check() == z3::sat);
-    CHECK(whole.check() == z3::unsat);
+    CHECK(answer(c, *s) == z3::sat);
+    CHECK(answer(c, as) == z3::unsat);
 }
 
 TEST_CASE("query slice: the data models and releases of one invariant share their answers", "[query-slice]") {

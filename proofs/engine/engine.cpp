@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <atomic>
 #include <exception>
 #include <mutex>
 #include <optional>

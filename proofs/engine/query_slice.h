@@ -18,6 +18,7 @@
 #pragma once
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <z3++.h>
@@ -54,17 +55,15 @@ inline std::optional<z3::expr_vector> query_slice(z3::context &ctx, const z3::ex
     std::vector<std::vector<unsigned>> reads(conj.size());
     std::unordered_map<unsigned, unsigned> input_no; // constant's AST id -> dense number
     for (std::size_t c = 0; c < conj.size(); ++c) {
-        std::unordered_map<unsigned, bool> seen;
+        std::unordered_set<unsigned> seen;
         std::vector<z3::expr> w{conj[c]};
         while (!w.empty()) {
             z3::expr e = w.back();
             w.pop_back();
-            if (!seen.emplace(e.id(), true).second)
+            if (!seen.insert(e.id()).second)
                 continue;
             if (e.is_const() && e.decl().decl_kind() == Z3_OP_UNINTERPRETED) {
-                auto [it, fresh] = input_no.try_emplace(e.id(), unsigned(input_no.size()));
-                (void)fresh;
-                reads[c].push_back(it->second);
+                reads[c].push_back(input_no.try_emplace(e.id(), unsigned(input_no.size())).first->second);
             } else if (e.is_app()) {
                 for (unsigned k = 0; k < e.num_args(); ++k)
                     w.push_back(e.arg(k));

@@ -358,7 +358,7 @@ std::vector<EquivCase<S, C>> idlebal_cases(EquivResult &res) {
     } else {
         // The Debian trees' update_newidle_cost() counts successes
         // (update_newidle_stats()); an upstream one has no such argument.
-        constexpr bool stats = requires(typename K<C>::sched_domain *d) { K<C>::update_newidle_stats(d, 0u); };
+        constexpr bool stats = kernel_has_ni_random<K>;
         if constexpr (stats) {
             cs.push_back(equiv_case<S, C>("update_newidle_stats", {}, [=]<class A, class In>(In &in) {
                 const auto sd0 = declare_sd<A>(in);

@@ -21,21 +21,6 @@ namespace sc::proofs::idlebal_inv {
 // In catalogue order (proofs/idlebal_catalogue.cpp).
 using IdleBalInvariants = std::tuple<AvgIdleCapped, AvgIdleNoJump, CostDecayMonotone, Recovers, SkipSound, NoOverflow>;
 
-// Whether oracle K counts newidle successes: Debian's trees carry the
-// stable backport of the NI_RANDOM dice, with update_newidle_stats() and a
-// third (success) argument to update_newidle_cost().  An upstream release
-// tree (v6.1, v6.12 as tagged) has neither: its update_newidle_cost() takes
-// the domain and the cost only, and no dice is thrown.
-template <template <class> class K>
-constexpr bool kernel_has_ni_random = requires(typename K<lp64>::sched_domain *d, typename lp64::uint s) {
-    K<lp64>::update_newidle_stats(d, s);
-    K<lp64>::update_newidle_cost(d, typename lp64::u64(0), s);
-};
-template <template <class> class K>
-constexpr bool kernel_has_plain_cost = requires(typename K<lp64>::sched_domain *d) {
-    K<lp64>::update_newidle_cost(d, typename lp64::u64(0));
-};
-
 // Whether oracle K can run the family's invariants: its tree held
 // update_avg() and update_newidle_cost() in either form.  Without the
 // backport the walks run with NI_RANDOM off, which is the upstream walk:

@@ -56,6 +56,21 @@ template <class K, class A> typename K::cfs_rq rq_to_kernel(const utilest::cfs_r
 
 namespace sc::proofs {
 
+// Whether oracle K counts newidle successes: Debian's trees carry the
+// stable backport of the NI_RANDOM dice, with update_newidle_stats() and a
+// third (success) argument to update_newidle_cost().  An upstream release
+// tree (v6.1, v6.12 as tagged) has neither: its update_newidle_cost() takes
+// the domain and the cost only, and no dice is thrown.
+template <template <class> class K>
+constexpr bool kernel_has_ni_random = requires(typename K<lp64>::sched_domain *d, typename lp64::uint s) {
+    K<lp64>::update_newidle_stats(d, s);
+    K<lp64>::update_newidle_cost(d, typename lp64::u64(0), s);
+};
+template <template <class> class K>
+constexpr bool kernel_has_plain_cost = requires(typename K<lp64>::sched_domain *d) {
+    K<lp64>::update_newidle_cost(d, typename lp64::u64(0));
+};
+
 // A sched_domain's newidle cost fields in the kernel oracle's layout.
 template <class KD, class A> KD sd_to_kernel(const idlebal::sched_domain<A> &sd) {
     KD k{};
