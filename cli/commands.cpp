@@ -460,6 +460,7 @@ int cmd_prove(const ProveArgs &a) {
 
     ProveOptions opt;
     opt.timeout_ms = a.timeout_ms;
+    opt.carry_over = !a.direct;
     unsigned threads = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
     // SIGINT/SIGTERM while proving: no verdict is made up and nothing is
     // written.  Proofs write nothing until the matrix is done, so the

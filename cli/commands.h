@@ -26,6 +26,7 @@ struct ProveArgs {
     std::string shard;    // "I/N": run only part I of N (proofs/report/shard.h)
     std::string junit, sarif; // write JUnit XML / SARIF 2.1.0 here
     std::string write_timings; // write each proof's seconds as a timing file here
+    bool direct = false;       // prove every job, carrying none over (proofs/equiv/carry_over.h)
 };
 
 struct ReviewArgs {

@@ -34,6 +34,9 @@ int main(int argc, char **argv) {
     prove->add_option("--timeout-ms", pa.timeout_ms, "per solver query (default 10000)")->check(CLI::Range(1u, 3600000u));
     prove->add_option("--jobs", pa.jobs, "parallel proofs (default: one per core)")->check(CLI::Range(1u, 4096u));
     prove->add_flag("--json", pa.json, "print JSON");
+    prove->add_flag("--direct", pa.direct,
+                    "prove a built-in kernel's pelt invariants on its own code even when its release's variant "
+                    "is proved in the same run (by default they are carried over from it through `equiv`)");
     prove->add_option("--out", pa.out, "write reports, reproducers, results.json here");
     prove->add_option("--corpus", pa.corpus, "also store reproducers in this corpus directory");
     prove->add_option("--expected", pa.expected, "expected-verdict file (default: the built-in one)");

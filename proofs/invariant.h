@@ -68,6 +68,10 @@ struct ProveOptions {
     // fails while proofs run in the background need not wait for them.
     const std::atomic<bool> *cancel = nullptr;
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    // run_matrix() carries a built-in kernel's pelt proof over from its
+    // release's variant when both are jobs (proofs/equiv/carry_over.h);
+    // false proves every job directly (`prove --direct`).
+    bool carry_over = true;
     // Tests only, in the first `attempts` attempts of a proof and at its
     // case `case_no` (1-based): the incremental solver's domain answer is
     // taken as "empty", or its base (the path explorer's, with `explorer`)

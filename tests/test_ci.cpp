@@ -12,6 +12,7 @@
 
 #include "cli/ci_formats.h"
 #include "proofs/engine/matrix.h"
+#include "proofs/kernel/kernel_invariants.h"
 #include "proofs/report/shard.h"
 #include "tests/shell.h"
 
@@ -127,6 +128,32 @@ TEST_CASE("shard: longest proof first, each to the least loaded shard", "[ci][sh
     std::vector<unsigned> prev = sc::proofs::assign_shards(rev, 3, t);
     for (int k = 0; k < 7; ++k)
         CHECK(prev[6 - k] == part[k]);
+}
+
+TEST_CASE("shard: a kernel job carried over from a variant's goes with it", "[ci][shard]") {
+    // linux-6.1's pelt.decay_monotone is carried from pelt/v6.1's
+    // (proofs/equiv/carry_over.h): apart, it would be proved directly.
+    // Four jobs of costs 10 (the variant), 0.1 (its kernel), 6 and 5 into 2
+    // shards: the pair weighs 10.1 and goes first, to shard A; 6 and 5 go
+    // to B (load 11), so A holds 10.1 and B 11.
+    auto job = [](const char *v, const char *i) {
+        return sc::proofs::Job{sc::proofs::find_subject(v), sc::proofs::find_invariant(i), sc::Arch::lp64};
+    };
+    std::vector<sc::proofs::Job> jobs = {job("linux-6.1", "pelt.decay_monotone"),
+                                         job("cpuload/v3.13", "cpuload.no_overflow"),
+                                         job("pelt/v6.1", "pelt.decay_monotone"),
+                                         job("cpuload/shi-1", "cpuload.no_overflow")};
+    for (const auto &j : jobs)
+        REQUIRE((j.variant && j.invariant));
+    const double cost[4] = {0.1, 6, 10, 5};
+    std::map<std::string, double> t;
+    for (int k = 0; k < 4; ++k)
+        t[sc::proofs::job_key(jobs[k])] = cost[k];
+    std::vector<unsigned> part = sc::proofs::assign_shards(jobs, 2, t);
+    CHECK(part[0] == part[2]);
+    CHECK(part[2] == 0);
+    CHECK(part[1] == 1);
+    CHECK(part[3] == 1);
 }
 
 TEST_CASE("shard: bad --shard values and timing files are refused", "[ci][shard]") {

@@ -1,11 +1,18 @@
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <exception>
+#include <future>
+#include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
-#include "proofs/kernel/kernel_invariants.h"
 #include "proofs/engine/matrix.h"
+#include "proofs/equiv/carry_over.h"
+#include "proofs/kernel/iface_uses.h"
+#include "proofs/kernel/kernel_invariants.h"
 
 namespace sc::proofs {
 
@@ -15,32 +22,116 @@ namespace sc::proofs {
 // the first's answers in the query cache (proofs/engine/query_cache.h).
 // So a worker takes the first waiting job whose invariant no running job
 // proves, or the first waiting job when each of them has such a twin.
+//
+// A pelt proof that can be carried over from another job's (a built-in
+// kernel's from its release's variant, pelt/v6.12's from pelt/v6.1's:
+// proofs/equiv/carry_over.h) waits for that job, and is carried when the
+// functions that proof reached are proved equivalent, proved directly
+// otherwise.
 std::vector<ProofResult> run_matrix(const std::vector<Job> &jobs, const ProveOptions &opt, unsigned threads) {
     std::vector<ProofResult> results(jobs.size());
     std::exception_ptr failure;
     std::mutex m;
+    std::condition_variable changed;
     std::vector<std::size_t> waiting; // job numbers, in order
     for (std::size_t k = 0; k < jobs.size(); ++k)
         waiting.push_back(k);
+    std::vector<std::optional<std::size_t>> source(jobs.size());
+    std::vector<std::optional<CarryPlan>> plan(jobs.size());
+    std::vector<bool> is_source(jobs.size()), finished(jobs.size());
+    std::vector<std::set<std::string>> used(jobs.size());
+    if (opt.carry_over)
+        for (std::size_t k = 0; k < jobs.size(); ++k)
+            if ((plan[k] = carry_source(*jobs[k].variant, *jobs[k].invariant)))
+                for (std::size_t j = 0; j < jobs.size(); ++j)
+                    if (jobs[j].variant->id == plan[k]->from && jobs[j].invariant == jobs[k].invariant &&
+                        jobs[j].arch == jobs[k].arch) {
+                        source[k] = j;
+                        is_source[j] = true;
+                    }
     std::vector<const InvariantInfo *> running; // one entry per running job
     auto take = [&]() -> std::optional<std::size_t> {
-        std::lock_guard<std::mutex> g(m);
-        if (failure || waiting.empty())
-            return std::nullopt;
-        auto busy = [&](std::size_t k) {
-            return std::find(running.begin(), running.end(), jobs[k].invariant) != running.end();
-        };
-        auto it = std::find_if_not(waiting.begin(), waiting.end(), busy);
-        if (it == waiting.end())
-            it = waiting.begin();
-        const std::size_t k = *it;
-        waiting.erase(it);
-        running.push_back(jobs[k].invariant);
-        return k;
+        std::unique_lock<std::mutex> g(m);
+        for (;;) {
+            if (failure || waiting.empty())
+                return std::nullopt;
+            auto ready = [&](std::size_t k) { return !source[k] || finished[*source[k]]; };
+            auto busy = [&](std::size_t k) {
+                return std::find(running.begin(), running.end(), jobs[k].invariant) != running.end();
+            };
+            auto it = std::find_if(waiting.begin(), waiting.end(), [&](std::size_t k) { return ready(k) && !busy(k); });
+            if (it == waiting.end())
+                it = std::find_if(waiting.begin(), waiting.end(), ready);
+            if (it != waiting.end()) {
+                const std::size_t k = *it;
+                waiting.erase(it);
+                running.push_back(jobs[k].invariant);
+                return k;
+            }
+            changed.wait(g); // every waiting job waits for a running one
+        }
     };
     auto done = [&](std::size_t k) {
         std::lock_guard<std::mutex> g(m);
         running.erase(std::find(running.begin(), running.end(), jobs[k].invariant));
+        finished[k] = true;
+        changed.notify_all();
+    };
+    // One equivalence per (variant, kernel, arch), shared by the proofs it
+    // carries.
+    std::map<std::string, std::shared_future<EquivResult>> equivalences;
+    auto equivalence = [&](const Variant &v, const std::string &kernel, Arch a) {
+        std::promise<EquivResult> mine;
+        std::shared_future<EquivResult> f;
+        bool compute = false;
+        {
+            std::lock_guard<std::mutex> g(m);
+            auto [it, fresh] = equivalences.try_emplace(v.id + " " + kernel + " " + std::string(arch_name(a)));
+            if (fresh)
+                it->second = mine.get_future().share();
+            f = it->second;
+            compute = fresh;
+        }
+        if (compute) {
+            try {
+                mine.set_value(prove_equivalence(v, kernel, a, opt.timeout_ms));
+            } catch (...) {
+                mine.set_exception(std::current_exception());
+            }
+        }
+        return f.get();
+    };
+    auto prove = [&](std::size_t k) -> ProofResult {
+        const Job &job = jobs[k];
+        if (source[k] && results[*source[k]].verdict != Verdict::UNKNOWN) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const std::size_t j = *source[k];
+            std::vector<EquivResult> eqs;
+            try {
+                for (const auto &[variant, kernel] : plan[k]->equivalences(*job.variant)) {
+                    const Variant *v = find_variant(variant);
+                    if (!v)
+                        throw input_error("no variant " + variant);
+                    eqs.push_back(equivalence(*v, kernel, job.arch));
+                }
+            } catch (const input_error &) { // not comparable here: proved directly
+                eqs.clear();
+            }
+            if (!eqs.empty())
+                if (std::optional<ProofResult> r =
+                        carry_over(*job.variant, *job.invariant, job.arch, results[j], used[j], *plan[k], eqs)) {
+                    r->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                    used[k] = used[j]; // for the proofs carried on from this one
+                    return *r;
+                }
+        }
+        if (is_source[k]) {
+            iface::UseRecording rec;
+            ProofResult r = job.invariant->prove(*job.variant, job.arch, opt);
+            used[k] = rec.names();
+            return r;
+        }
+        return job.invariant->prove(*job.variant, job.arch, opt);
     };
     auto worker = [&] {
         while (std::optional<std::size_t> next = take()) {
@@ -54,11 +145,12 @@ std::vector<ProofResult> run_matrix(const std::vector<Job> &jobs, const ProveOpt
                 continue;
             }
             try {
-                results[k] = jobs[k].invariant->prove(*jobs[k].variant, jobs[k].arch, opt);
+                results[k] = prove(k);
             } catch (...) {
                 std::lock_guard<std::mutex> g(m);
                 if (!failure)
                     failure = std::current_exception();
+                changed.notify_all();
                 return;
             }
             done(k);

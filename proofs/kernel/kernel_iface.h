@@ -19,6 +19,8 @@
 // which is what the reference's update_load_avg() is for 6.x; for older
 // releases the reference's update_load_avg() is that release's entry point.
 #pragma once
+#include "model/sym.h"
+#include "proofs/kernel/iface_uses.h"
 #include "proofs/kernel/kernel_state.h"
 #include "ref/pelt.h"
 #include "ref/pelt_cfs.h"
@@ -31,25 +33,57 @@ namespace sc::proofs::iface {
 template <pelt::version V> struct RefPelt {
     static constexpr pelt::version shape = V;
     static constexpr bool cfs_moves = V >= pelt::version::v6_1;
+    // The name a use is noted by: the kernel function's for 6.x, whose
+    // functions `equiv` compares; the release's otherwise, which no kernel
+    // oracle is compared on.
+    static std::string use_name(const char *fn) {
+        return V >= pelt::version::v6_1 ? std::string(fn) : std::string(fn) + " (" + pelt::version_name(V) + ")";
+    }
     template <class A> struct on {
         using u64 = typename A::u64;
         using ulong = typename A::ulong;
         using sint = typename A::sint;
+        // A state handed to the sums' or averages' half while uses are
+        // noted: `equiv` compares those halves on states with
+        // period_contrib < 1024 (the kernel never stores more), so the proof
+        // that is to be carried over shows that it never passes another.
+        static void note_state(const pelt::sched_avg<A> &sa) {
+            if constexpr (requires { sa.period_contrib.e; })
+                if (noting_uses())
+                    model::record_obligation((sa.period_contrib < typename A::uint(1024)).e,
+                                             "period_contrib < 1024 at a call (the equivalence's domain)");
+        }
         static sint update_load_avg(u64 now, pelt::sched_avg<A> &sa, ulong load, ulong runnable, sint running,
                                     ulong weight) {
+            // 6.x's is the composite of the two halves, as the kernel's
+            // callers make it (see above); older releases have their own.
+            if constexpr (V >= pelt::version::v6_1) {
+                note_use("___update_load_sum");
+                note_use("___update_load_avg");
+            } else {
+                note_use(use_name("update_load_avg"));
+            }
+            note_state(sa);
             return pelt::update_load_avg<V, A>(now, sa, load, runnable, running, weight);
         }
-        static u64 decay_load(u64 val, u64 n) { return pelt::decay_load<V, A>(val, n); }
+        static u64 decay_load(u64 val, u64 n) {
+            note_use(use_name("decay_load"));
+            return pelt::decay_load<V, A>(val, n);
+        }
         // v4.12 and 6.x: the two halves of update_load_avg(), for proofs
         // that take them one at a time (the averages' division is costly to
         // prove through the sums' decay).  v4.12's load argument is the
         // weight (its load_sum is weighted), and its averages ignore weight.
         static sint ___update_load_sum(u64 now, pelt::sched_avg<A> &sa, ulong load, ulong runnable, sint running) {
             static_assert(V >= pelt::version::v4_12);
+            note_use(use_name("___update_load_sum"));
+            note_state(sa);
             return pelt::___update_load_sum<V, A>(now, sa, load, runnable, running);
         }
         static void ___update_load_avg(pelt::sched_avg<A> &sa, ulong weight) {
             static_assert(V >= pelt::version::v4_12);
+            note_use(use_name("___update_load_avg"));
+            note_state(sa);
             if constexpr (V >= pelt::version::v6_1)
                 pelt::___update_load_avg<V, A>(sa, weight);
             else
@@ -60,22 +94,27 @@ template <pelt::version V> struct RefPelt {
         // only (cfs_moves); elsewhere they do nothing and the invariants
         // that use them do not apply.
         static void attach_entity_load_avg(pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se) {
+            note_use(use_name("attach_entity_load_avg"));
             if constexpr (cfs_moves)
                 pelt::attach_entity_load_avg<V, A>(rq, se);
         }
         static void detach_entity_load_avg(pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se) {
+            note_use(use_name("detach_entity_load_avg"));
             if constexpr (cfs_moves)
                 pelt::detach_entity_load_avg<V, A>(rq, se);
         }
         static void enqueue_load_avg(pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se) {
+            note_use(use_name("enqueue_load_avg"));
             if constexpr (cfs_moves)
                 pelt::enqueue_load_avg<V, A>(rq, se);
         }
         static void dequeue_load_avg(pelt::cfs_rq<A> &rq, pelt::sched_entity<A> &se) {
+            note_use(use_name("dequeue_load_avg"));
             if constexpr (cfs_moves)
                 pelt::dequeue_load_avg<V, A>(rq, se);
         }
         static sint update_cfs_rq_load_avg(u64 now, pelt::cfs_rq<A> &rq) {
+            note_use(use_name("update_cfs_rq_load_avg"));
             if constexpr (cfs_moves)
                 return pelt::update_cfs_rq_load_avg<V, A>(now, rq);
             else
@@ -84,6 +123,8 @@ template <pelt::version V> struct RefPelt {
         // A new task: init_entity_runnable_average(), then
         // post_init_entity_util_avg() against rq (a fair task).
         static void init_new_task(pelt::sched_entity<A> &se, const pelt::cfs_rq<A> &rq) {
+            note_use(use_name("init_entity_runnable_average"));
+            note_use(use_name("post_init_entity_util_avg"));
             if constexpr (cfs_moves) {
                 pelt::init_entity_runnable_average<V, A>(se);
                 pelt::post_init_entity_util_avg<V, A>(se, rq);
@@ -213,27 +254,40 @@ template <template <class> class K> struct KernelPelt {
 
 template <utilest::version V> struct RefUtilEst {
     static constexpr utilest::version shape = V;
+    // Noted under names that no equivalence carries over (no util_est proof
+    // is carried to a kernel): a proof that reaches one is not carried.
+    static void note(const char *fn) { note_use(std::string("util_est: ") + fn); }
     template <class A> struct on {
         using ulong = typename A::ulong;
-        static ulong _task_util_est(const utilest::task<A> &p) { return utilest::_task_util_est<V, A>(p); }
-        static ulong task_util_est(const utilest::task<A> &p) { return utilest::task_util_est<V, A>(p); }
+        static ulong _task_util_est(const utilest::task<A> &p) {
+            note("_task_util_est");
+            return utilest::_task_util_est<V, A>(p);
+        }
+        static ulong task_util_est(const utilest::task<A> &p) {
+            note("task_util_est");
+            return utilest::task_util_est<V, A>(p);
+        }
         static void util_est_enqueue(utilest::cfs_rq<A> &rq, utilest::task<A> &p, const utilest::knobs &k) {
+            note("util_est_enqueue");
             utilest::util_est_enqueue<V, A>(rq, p, k);
         }
         // The dequeue of a task; bellasi-v3 also folds the sample into the
         // task's estimate here when it goes to sleep.
         static void util_est_dequeue(utilest::cfs_rq<A> &rq, utilest::task<A> &p, bool sleep,
                                      const utilest::knobs &k) {
+            note("util_est_dequeue");
             utilest::util_est_dequeue<V, A>(rq, p, typename A::boolean(sleep), k);
         }
         // 6.x only: the update at the end of an activation.
         static void util_est_update(utilest::cfs_rq<A> &rq, utilest::task<A> &p, bool sleep, ulong cap,
                                     const utilest::knobs &k) {
+            note("util_est_update");
             if constexpr (utilest::has_util_est_update<V>)
                 utilest::util_est_update<V, A>(rq, p, typename A::boolean(sleep), cap, k);
         }
         // 6.x only: after a PELT update that changed util_avg.
         static void cfs_se_util_change(utilest::task<A> &p, const utilest::knobs &k) {
+            note("cfs_se_util_change");
             if constexpr (utilest::has_cfs_se_util_change<V>)
                 utilest::cfs_se_util_change<V, A>(p, k);
         }

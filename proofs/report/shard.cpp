@@ -4,10 +4,12 @@
 #include <charconv>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "proofs/equiv/carry_over.h"
 #include "proofs/report/input_file.h"
 #include "proofs/kernel/kernel_invariants.h"
 
@@ -99,10 +101,35 @@ std::vector<unsigned> assign_shards(const std::vector<Job> &jobs, unsigned count
         auto it = timings.find(key[k]);
         cost[k] = it == timings.end() ? dflt : it->second;
     }
+    // A job that run_matrix() carries over from another's
+    // (proofs/equiv/carry_over.h) goes where that one goes, its cost added
+    // to it: apart, it would be proved directly, at the cost of its source's
+    // proof and not the one the timing file records for it.  Carried jobs
+    // can chain (linux-6.12 from pelt/v6.12 from pelt/v6.1): each goes with
+    // the first of its chain.
+    std::vector<std::size_t> lead(jobs.size());
+    std::iota(lead.begin(), lead.end(), 0);
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+        if (std::optional<CarryPlan> plan = carry_source(*jobs[k].variant, *jobs[k].invariant)) {
+            const std::string src = job_key(plan->from, jobs[k].invariant->id, jobs[k].arch);
+            for (std::size_t j = 0; j < jobs.size(); ++j)
+                if (key[j] == src)
+                    lead[k] = j;
+        }
+    auto first = [&](std::size_t k) {
+        for (std::size_t steps = 0; lead[k] != k && steps < jobs.size(); ++steps)
+            k = lead[k];
+        return k;
+    };
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+        if (first(k) != k)
+            cost[first(k)] += cost[k];
     // Longest processing time first: the order depends only on the costs
     // and the names, never on the order the selection was listed in.
-    std::vector<std::size_t> order(jobs.size());
-    std::iota(order.begin(), order.end(), 0);
+    std::vector<std::size_t> order;
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+        if (first(k) == k)
+            order.push_back(k);
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return cost[a] != cost[b] ? cost[a] > cost[b] : key[a] < key[b];
     });
@@ -115,6 +142,8 @@ std::vector<unsigned> assign_shards(const std::vector<Job> &jobs, unsigned count
         part[k] = best;
         load[best] += cost[k];
     }
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+        part[k] = part[first(k)];
     return part;
 }
 

@@ -37,7 +37,8 @@ struct ShardSpec {
 // "I/N" with 1 <= I <= N <= 4096.  Throws input_error.
 ShardSpec parse_shard(const std::string &text);
 
-// The part (0-based) each job goes to, parallel to jobs.
+// The part (0-based) each job goes to, parallel to jobs.  A job that
+// run_matrix() would carry over from another goes with it.
 std::vector<unsigned> assign_shards(const std::vector<Job> &jobs, unsigned count,
                                     const std::map<std::string, double> &timings);
 

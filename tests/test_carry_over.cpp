@@ -1,0 +1,216 @@
+// Pelt proofs carried over (proofs/equiv/carry_over.h): a built-in
+// kernel's from its release's variant, pelt/v6.12's from pelt/v6.1's.
+// What the variant's proof is noted to reach, the conditions under which
+// nothing is carried, the loud failure of a counterexample that does not
+// replay, and run_matrix() carrying jobs with the verdicts that direct
+// proofs and the expected file give.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+#include "proofs/engine/matrix.h"
+#include "proofs/equiv/carry_over.h"
+#include "proofs/kernel/iface_uses.h"
+#include "proofs/kernel/kernel_invariants.h"
+#include "proofs/report/expected.h"
+
+using sc::Arch;
+using sc::proofs::EquivVerdict;
+using sc::proofs::find_invariant;
+using sc::proofs::find_subject;
+using sc::proofs::Verdict;
+
+namespace {
+
+const sc::proofs::InvariantInfo &inv(const char *id) {
+    const sc::proofs::InvariantInfo *i = find_invariant(id);
+    REQUIRE(i != nullptr);
+    return *i;
+}
+
+const sc::Variant &subject(const char *id) {
+    const sc::Variant *v = find_subject(id);
+    REQUIRE(v != nullptr);
+    return *v;
+}
+
+bool carried(const sc::proofs::ProofResult &r) { return r.reason.find("carried over from") != std::string::npos; }
+
+} // namespace
+
+TEST_CASE("carry over: a variant's proof notes the kernel functions it reaches", "[carry-over]") {
+    std::set<std::string> names;
+    {
+        sc::proofs::iface::UseRecording rec;
+        auto r = inv("pelt.time_accounted").prove(subject("pelt/v6.1"), Arch::lp64, {});
+        CHECK(r.verdict == Verdict::PROVED);
+        names = rec.names();
+    }
+    // update_load_avg() is 6.x's composite of the two halves.
+    CHECK(names == std::set<std::string>{"___update_load_avg", "___update_load_sum"});
+    // Nothing is noted outside a recording.
+    sc::proofs::iface::note_use("decay_load");
+    {
+        sc::proofs::iface::UseRecording rec;
+        CHECK(rec.names().empty());
+        // A release before 6.1 is noted under names no kernel is compared on.
+        inv("pelt.time_accounted").prove(subject("pelt/v4.12"), Arch::lp64, {});
+        CHECK(rec.names() == std::set<std::string>{"update_load_avg (v4.12)"});
+    }
+    // The cfs_rq moves are not compared by `equiv`: their names are noted.
+    {
+        sc::proofs::iface::UseRecording rec;
+        inv("pelt.no_underflow_visible").prove(subject("pelt/v6.1"), Arch::lp64, {});
+        CHECK(rec.names().count("dequeue_load_avg") == 1);
+    }
+}
+
+TEST_CASE("carry over: a built-in kernel's pelt proof from its release's variant, v6.12's from v6.1's",
+          "[carry-over]") {
+    using sc::proofs::carry_source;
+    auto from = [](const char *s, const char *i) -> std::string {
+        auto p = carry_source(subject(s), inv(i));
+        return p ? p->from + " via " + p->via : "";
+    };
+    CHECK(from("linux-6.1", "pelt.decay_monotone") == "pelt/v6.1 via linux-6.1");
+    CHECK(from("linux-6.12", "pelt.load_bounded") == "pelt/v6.12 via linux-6.12");
+    CHECK(from("pelt/v6.12", "pelt.load_bounded") == "pelt/v6.1 via linux-6.1");
+    // Both variants are to be proved equivalent to linux-6.1.
+    const auto p = carry_source(subject("pelt/v6.12"), inv("pelt.load_bounded"));
+    REQUIRE(p);
+    using E = std::vector<std::pair<std::string, std::string>>;
+    CHECK(p->equivalences(subject("pelt/v6.12")) == E{{"pelt/v6.1", "linux-6.1"}, {"pelt/v6.12", "linux-6.1"}});
+    CHECK(from("linux-6.1", "utilest.bounded").empty());
+    CHECK(from("linux-6.1", "idlebal.recovers").empty());
+    CHECK(from("pelt/v6.1", "pelt.decay_monotone").empty());
+    CHECK(from("pelt/v4.12", "pelt.decay_monotone").empty());
+}
+
+namespace {
+
+// The variant's proof with its uses noted, and the plan's equivalences.
+struct Source {
+    sc::proofs::ProofResult result;
+    std::set<std::string> used;
+    sc::proofs::CarryPlan plan;
+    std::vector<sc::proofs::EquivResult> eqs;
+};
+
+Source source(const sc::proofs::InvariantInfo &i, const char *to) {
+    Source s;
+    auto plan = sc::proofs::carry_source(subject(to), i);
+    REQUIRE(plan);
+    s.plan = *plan;
+    {
+        sc::proofs::iface::UseRecording rec;
+        s.result = i.prove(subject(s.plan.from.c_str()), Arch::lp64, {});
+        s.used = rec.names();
+    }
+    for (const auto &[v, k] : s.plan.equivalences(subject(to))) {
+        s.eqs.push_back(sc::proofs::prove_equivalence(subject(v.c_str()), k, Arch::lp64, 10000));
+        REQUIRE(s.eqs.back().verdict == EquivVerdict::EQUIVALENT);
+    }
+    return s;
+}
+
+} // namespace
+
+TEST_CASE("carry over: nothing is carried unless every condition holds", "[carry-over]") {
+    const auto &i = inv("pelt.time_accounted");
+    for (const char *to : {"linux-6.1", "pelt/v6.12"}) {
+        INFO(to);
+        const sc::Variant &k = subject(to);
+        const Source s = source(i, to);
+        REQUIRE(s.result.verdict == Verdict::PROVED);
+        auto r = sc::proofs::carry_over(k, i, Arch::lp64, s.result, s.used, s.plan, s.eqs);
+        REQUIRE(r);
+        CHECK(r->verdict == Verdict::PROVED);
+        CHECK(r->variant == to);
+        CHECK(carried(*r));
+
+        auto unknown = s.result;
+        unknown.verdict = Verdict::UNKNOWN;
+        CHECK_FALSE(sc::proofs::carry_over(k, i, Arch::lp64, unknown, s.used, s.plan, s.eqs));
+        // Nothing noted: the recording did not run, so nothing is known.
+        CHECK_FALSE(sc::proofs::carry_over(k, i, Arch::lp64, s.result, {}, s.plan, s.eqs));
+        // A function the equivalence did not compare.
+        auto more = s.used;
+        more.insert("attach_entity_load_avg");
+        CHECK_FALSE(sc::proofs::carry_over(k, i, Arch::lp64, s.result, more, s.plan, s.eqs));
+        // Any equivalence that is not EQUIVALENT, or of another data model,
+        // or missing.
+        for (std::size_t n = 0; n < s.eqs.size(); ++n) {
+            for (EquivVerdict v : {EquivVerdict::DIFFERENT, EquivVerdict::UNKNOWN}) {
+                auto other = s.eqs;
+                other[n].verdict = v;
+                CHECK_FALSE(sc::proofs::carry_over(k, i, Arch::lp64, s.result, s.used, s.plan, other));
+            }
+            auto ilp = s.eqs;
+            ilp[n].arch = Arch::ilp32;
+            CHECK_FALSE(sc::proofs::carry_over(k, i, Arch::lp64, s.result, s.used, s.plan, ilp));
+        }
+        auto fewer = s.eqs;
+        fewer.pop_back();
+        if (fewer.empty())
+            fewer.push_back(s.eqs.front()), fewer.push_back(s.eqs.front());
+        CHECK_FALSE(sc::proofs::carry_over(k, i, Arch::lp64, s.result, s.used, s.plan, fewer));
+    }
+}
+
+TEST_CASE("carry over: a counterexample is replayed on the kernel, loudly when it does not fail there",
+          "[carry-over]") {
+    const auto &i = inv("pelt.sum_avg_consistent");
+    const sc::Variant &k = subject("linux-6.1");
+    const Source s = source(i, "linux-6.1");
+    REQUIRE(s.result.verdict == Verdict::COUNTEREXAMPLE);
+    REQUIRE(s.result.cex);
+    auto r = sc::proofs::carry_over(k, i, Arch::lp64, s.result, s.used, s.plan, s.eqs);
+    REQUIRE(r);
+    CHECK(r->verdict == Verdict::COUNTEREXAMPLE);
+    REQUIRE(r->cex);
+    CHECK(r->cex->reproducer.at("variant") == "linux-6.1");
+    CHECK(i.replay(k, Arch::lp64, r->cex->reproducer).violated);
+
+    // The same trace with a sleep of 2^32 + 1 periods: the kernel's u32
+    // count of periods is then 1, not 0, so the averages are recomputed
+    // with the sums and nothing fails; carrying it is an internal error,
+    // not a verdict.
+    auto wrong = s.result;
+    REQUIRE(wrong.cex->reproducer.at("inputs").contains("period_us"));
+    wrong.cex->reproducer["inputs"]["period_us"] = (std::uint64_t(1) << 42) + 1024;
+    CHECK_FALSE(i.replay(subject("pelt/v6.1"), Arch::lp64, wrong.cex->reproducer).violated);
+    CHECK_THROWS_AS(sc::proofs::carry_over(k, i, Arch::lp64, wrong, s.used, s.plan, s.eqs),
+                    sc::proofs::internal_error);
+}
+
+TEST_CASE("carry over: run_matrix carries the kernel's jobs and gets the direct proofs' verdicts", "[carry-over]") {
+    std::vector<sc::proofs::Job> jobs;
+    // The carried jobs first: they wait for their sources.
+    for (const char *s : {"linux-6.1", "linux-6.12", "pelt/v6.1", "pelt/v6.12"})
+        for (const char *id : {"pelt.time_accounted", "pelt.sum_avg_consistent", "pelt.no_underflow_visible"})
+            jobs.push_back({&subject(s), &inv(id), Arch::lp64});
+    for (bool carry : {true, false}) {
+        sc::proofs::ProveOptions opt;
+        opt.carry_over = carry;
+        const auto rs = sc::proofs::run_matrix(jobs, opt, 2);
+        REQUIRE(rs.size() == jobs.size());
+        for (std::size_t n = 0; n < jobs.size(); ++n) {
+            const auto &r = rs[n];
+            INFO(r.variant << " " << r.invariant << " carry " << carry << ": " << r.reason);
+            const auto want = sc::proofs::expected_verdict(r.variant, r.invariant, Arch::lp64);
+            REQUIRE(want);
+            CHECK(r.verdict == *want);
+                    // pelt/v6.1 is the first of every chain; the cfs_rq moves are
+            // not compared by `equiv`: both are proved directly.
+            CHECK(carried(r) == (carry && r.variant != "pelt/v6.1" && r.invariant != "pelt.no_underflow_visible"));
+            if (r.variant != "pelt/v6.1") {
+                CHECK(r.verdict == jobs[n].invariant->prove(*jobs[n].variant, Arch::lp64, {}).verdict);
+                if (r.verdict == Verdict::COUNTEREXAMPLE) {
+                    REQUIRE(r.cex);
+                    CHECK(jobs[n].invariant->replay(*jobs[n].variant, Arch::lp64, r.cex->reproducer).violated);
+                }
+            }
+        }
+    }
+}
