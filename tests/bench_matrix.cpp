@@ -62,8 +62,9 @@ int bench_proof_matrix(const char *only) {
         auto t0 = std::chrono::steady_clock::now();
         std::vector<ProofResult> rs = run_matrix(jobs, ProveOptions{}, threads);
         double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::size_t unknown = 0;
+        std::size_t unknown = 0, carried = 0;
         for (const ProofResult &r : rs) {
+            carried += r.reason.find("carried over from") != std::string::npos;
             cpu += r.seconds;
             queries += r.queries;
             unknown += r.verdict == Verdict::UNKNOWN;
@@ -73,7 +74,8 @@ int bench_proof_matrix(const char *only) {
         }
         total += rs.size();
         sums.push_back({&g, rs.size(), unknown, wall});
-        std::printf("  -- %s: %zu proofs in %.2f s wall\n", g.name, rs.size(), wall);
+        std::printf("  -- %s: %zu proofs in %.2f s wall (%zu carried over through equiv)\n", g.name, rs.size(), wall,
+                    carried);
     }
     std::printf("  total: %zu proofs, %.2f s summed over proofs, %zu solver queries (%.3f ms per query)\n", total,
                 cpu, queries, queries ? 1000.0 * cpu / queries : 0.0);

@@ -30,6 +30,11 @@ std::optional<CarryPlan> carry_source(const Variant &subject, const InvariantInf
         if (find_variant(from))
             return CarryPlan{from, subject.id};
     }
+    // Only between subjects the invariants see alike: they tell releases
+    // apart by I::shape as before v4.12, v4.12 and 6.x, and a kernel is
+    // of the 6.x shape (a test holds the invariants to that), so pelt/v6.12
+    // and both kernels go with pelt/v6.1.  An older release would run
+    // other code of the invariant than the one whose uses were noted.
     if (subject.id == "pelt/v6.12" && kernel("linux-6.1"))
         return CarryPlan{"pelt/v6.1", "linux-6.1"};
     return std::nullopt;
@@ -60,14 +65,21 @@ std::optional<ProofResult> carry_over(const Variant &subject, const InvariantInf
     const auto wanted = plan.equivalences(subject);
     if (eqs.size() != wanted.size())
         return std::nullopt;
+    // An equivalence that ends DIFFERENT has compared every function and
+    // lists each one that differs (an UNKNOWN anywhere ends it UNKNOWN:
+    // proofs/equiv/equiv_engine.h), so a compared function not listed is
+    // EQUIVALENT.
     for (std::size_t n = 0; n < eqs.size(); ++n) {
         const EquivResult &eq = eqs[n];
-        if (eq.verdict != EquivVerdict::EQUIVALENT || eq.arch != a || eq.variant != wanted[n].first ||
+        if (eq.verdict == EquivVerdict::UNKNOWN || eq.arch != a || eq.variant != wanted[n].first ||
             eq.oracle != wanted[n].second)
             return std::nullopt;
-        for (const std::string &f : used)
-            if (std::find(eq.compared.begin(), eq.compared.end(), f) == eq.compared.end())
+        for (const std::string &f : used) {
+            const bool differs = std::any_of(eq.differences.begin(), eq.differences.end(),
+                                             [&](const EquivDifference &d) { return d.function == f; });
+            if (differs || std::find(eq.compared.begin(), eq.compared.end(), f) == eq.compared.end())
                 return std::nullopt;
+        }
     }
     // The same cases over the same input ranges: the invariant did not
     // split or bound its domain differently for the subject's shape.

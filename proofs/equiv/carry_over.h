@@ -6,7 +6,8 @@
 // implementation only through the kernel-shaped interface
 // (proofs/kernel/kernel_iface.h).  When every function that a proof of
 // the variant reached is EQUIVALENT to the kernel's (`equiv`: every input
-// in the function's domain, the same outputs and state), and every call
+// in the function's domain, the same outputs and state; other functions
+// may differ), and every call
 // stayed in that domain (noted as an obligation of the variant's proof),
 // then the kernel's proof would take the same paths through the same
 // values: its verdict is the variant's.  Two variants whose functions are
@@ -16,9 +17,9 @@
 //
 // run_matrix() carries a built-in kernel's pelt proof from the variant of
 // its release (linux-6.1 from pelt/v6.1, linux-6.12 from pelt/v6.12), and
-// pelt/v6.12's from pelt/v6.1's when both are proved equivalent to
-// linux-6.1, when the source is one of its jobs; anything else, or any
-// condition not met, is proved directly.
+// pelt/v6.12's from pelt/v6.1's through linux-6.1, when
+// the source is one of its jobs; anything else, or any condition not met,
+// is proved directly.
 #pragma once
 #include <optional>
 #include <set>
