@@ -263,6 +263,9 @@ struct DecayMonotone {
     static constexpr const char *id = "pelt.decay_monotone";
     static constexpr bool integer_first = true;
     static constexpr bool lazy = false;
+    // v4.3's, v4.12's and 6.x's decay_load() are one text for n >= 1: the
+    // second and third release find most answers in the query cache.
+    static constexpr bool share_quick_answers = true;
     template <class I> static bool applies() { return true; }
     template <class I> static std::string domain(Arch) {
         return "every 64-bit val, val2 and n (n split into the cases 0..2048 and > 2048)";
