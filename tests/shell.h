@@ -50,3 +50,16 @@ inline Run run_argv(const std::vector<std::string> &argv, const std::filesystem:
     std::filesystem::remove(tmpl);
     return {r.spawned && r.signal == 0 ? r.exit_code : -1, ss.str()};
 }
+
+// A command's output without the engine's warnings, for the JSON that a
+// test parses from stdout and stderr together: a proof that its solver
+// answered wrongly and that it started again says so on stderr in one line
+// ("schedcheck: warning: ..."), and the JSON that follows is whole.
+inline std::string without_warnings(const std::string &out) {
+    std::istringstream in(out);
+    std::string line, kept;
+    while (std::getline(in, line))
+        if (line.rfind("schedcheck: warning:", 0) != 0)
+            kept += line + "\n";
+    return kept;
+}

@@ -173,7 +173,7 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
                      out.string() + " --arch lp64 --json" + slow_ok);
     INFO(post_eq.out);
     REQUIRE(post_eq.code == 1);
-    auto j = nlohmann::json::parse(post_eq.out)["results"][0];
+    auto j = nlohmann::json::parse(without_warnings(post_eq.out))["results"][0];
     REQUIRE(j["verdict"] == "DIFFERENT");
     const auto &dist = j["distinguishing"];
     CHECK(dist["function"] == "accumulate_sum");
@@ -198,7 +198,7 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
                         out.string() + " --arch lp64 --json" + slow_ok);
     INFO(ib_post.out);
     REQUIRE(ib_post.code == 1);
-    auto ir = nlohmann::json::parse(ib_post.out)["results"][0];
+    auto ir = nlohmann::json::parse(without_warnings(ib_post.out))["results"][0];
     REQUIRE(ir["verdict"] == "DIFFERENT");
     auto ij = ir["distinguishing"];
     CHECK(ij["function"] == "update_newidle_cost");
@@ -246,7 +246,7 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
                        repro.string());
         INFO(rp.out);
         REQUIRE(rp.code == 0);
-        auto rj = nlohmann::json::parse(rp.out);
+        auto rj = nlohmann::json::parse(without_warnings(rp.out));
         CHECK(rj["violated"] == true);
         const std::uint64_t x = nlohmann::json::parse(slurp(repro))["inputs"]["x"];
         CHECK(rj["comparison"]["lhs"]["value"] == x * 254 / 256);
@@ -286,7 +286,7 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
                         "--oracle-dir " + out.string() + " --arch lp64 --json" + slow_ok);
     INFO(wa_post.out);
     REQUIRE(wa_post.code == 1);
-    auto wr = nlohmann::json::parse(wa_post.out)["results"][0];
+    auto wr = nlohmann::json::parse(without_warnings(wa_post.out))["results"][0];
     REQUIRE(wr["verdict"] == "DIFFERENT");
     auto wj = wr["distinguishing"];
     CHECK(wj["function"] == "wake_affine_weight");
@@ -323,7 +323,7 @@ TEST_CASE("oracle build: a patch applied to a tree gives the oracles of both ima
                     " --json");
     INFO(sim.out);
     REQUIRE(sim.code == 0);
-    auto sj = nlohmann::json::parse(sim.out);
+    auto sj = nlohmann::json::parse(without_warnings(sim.out));
     REQUIRE(sj["comparisons"].size() == 2);
     CHECK(sj["comparisons"][0]["b"] == "review-pre");
     CHECK(sj["comparisons"][0]["differ"] == false);

@@ -110,7 +110,7 @@ Run review(const std::vector<std::string> &args) {
 // The regression (or fix) entries of a review's JSON, as "invariant arch".
 std::vector<std::string> entries(const std::string &out, const std::string &kind) {
     std::vector<std::string> r;
-    auto j = nlohmann::json::parse(out);
+    auto j = nlohmann::json::parse(without_warnings(out));
     for (const auto &c : j["changes"])
         if (c["kind"] == kind)
             r.push_back(c["invariant"].get<std::string>() + " " + c["arch"].get<std::string>());
@@ -123,7 +123,7 @@ bool has(const std::vector<std::string> &v, const std::string &s) {
 
 // A function change listed in a review's JSON ("functions"), or null.
 nlohmann::json function_change(const std::string &out, const std::string &function) {
-    const nlohmann::json doc = nlohmann::json::parse(out);
+    const nlohmann::json doc = nlohmann::json::parse(without_warnings(out));
     for (const auto &f : doc["functions"])
         if (f["function"] == function)
             return f;
@@ -164,7 +164,7 @@ void regression_and_fix(const std::string &name, const std::string &file, const 
     CHECK(entries(fwd.out, "fix").empty());
     if (idle_choice_swapped)
         check_idle_choice_swapped(fwd.out, true);
-    const auto jf = nlohmann::json::parse(fwd.out);
+    const auto jf = nlohmann::json::parse(without_warnings(fwd.out));
     CHECK(jf["unchanged_families"] == nlohmann::json(unchanged));
     // None of the test patches touches decay_load(): where the PELT
     // invariants are proved, decay_monotone alone is not.
@@ -190,7 +190,7 @@ void regression_and_fix(const std::string &name, const std::string &file, const 
     CHECK(has(fix, invariant + " lp64"));
     CHECK(entries(rev.out, "regression").empty());
     // Reversed: the broken tree is compiled, the fixed one is linux-6.1's.
-    const auto jr = nlohmann::json::parse(rev.out);
+    const auto jr = nlohmann::json::parse(without_warnings(rev.out));
     CHECK(jr["images"]["pre"] == "review-pre");
     CHECK(jr["images"]["post"] == "linux-6.1");
     if (idle_choice_swapped)
@@ -198,6 +198,16 @@ void regression_and_fix(const std::string &name, const std::string &file, const 
 }
 
 } // namespace
+
+// The tests below parse a review's JSON from stdout and stderr together;
+// an engine warning (one line on stderr) must not be read as part of it,
+// and nothing else may be dropped.
+TEST_CASE("without_warnings drops the engine's warning lines and nothing else", "[review]") {
+    CHECK(without_warnings("schedcheck: warning: pelt.x on y ilp32: z; the proof starts again on new solvers\n"
+                           "{\"a\": 1}\n") == "{\"a\": 1}\n");
+    CHECK(without_warnings("{\n  \"w\": \"schedcheck: warning: inside\"\n}\n") ==
+          "{\n  \"w\": \"schedcheck: warning: inside\"\n}\n");
+}
 
 TEST_CASE("review: a lost remainder of the time delta is a pelt.time_accounted regression", "[review]") {
     regression_and_fix("remainder", "kernel/sched/pelt.c",
@@ -219,7 +229,7 @@ TEST_CASE("review --all-invariants: pelt.load_bounded is proved on both images",
                     "--all-invariants"});
     INFO(r.out);
     REQUIRE(r.code == 1); // the pelt.time_accounted regression, as without the option
-    const auto j = nlohmann::json::parse(r.out);
+    const auto j = nlohmann::json::parse(without_warnings(r.out));
     CHECK(j["not_proved"] == nlohmann::json::array());
     int seen = 0;
     for (const auto &p : j["proofs"]) {
@@ -420,7 +430,7 @@ TEST_CASE("review --fuzz-seconds: a patch that only rewords a comment in a model
                     "--fuzz-seconds", "2", "--fuzz-seed", "7"});
     INFO(r.out);
     REQUIRE(r.code == 0);
-    auto j = nlohmann::json::parse(r.out);
+    auto j = nlohmann::json::parse(without_warnings(r.out));
     CHECK(j["modelled_change"] == true);
     CHECK(j["regressions"] == 0);
     CHECK(j["fixes"] == 0);
@@ -443,7 +453,7 @@ TEST_CASE("review: a patch to wake_affine_idle() alone lists the function and pr
     Run r = review({"--patch", (s.dir / "forward.patch").string(), "--kernel", tree().string(), "--json"});
     INFO(r.out);
     REQUIRE(r.code == 0);
-    auto j = nlohmann::json::parse(r.out);
+    auto j = nlohmann::json::parse(without_warnings(r.out));
     CHECK(j["modelled_change"] == true);
     // No PELT, util_est or newidle-cost definition changed: only the
     // wakeaffine invariants are proved again.  decision_symmetric (the one
