@@ -37,18 +37,13 @@ std::vector<ProofResult> run_matrix(const std::vector<Job> &jobs, const ProveOpt
     for (std::size_t k = 0; k < jobs.size(); ++k)
         waiting.push_back(k);
     std::vector<std::optional<std::size_t>> source(jobs.size());
-    std::vector<std::optional<CarryPlan>> plan(jobs.size());
-    std::vector<bool> is_source(jobs.size()), finished(jobs.size());
-    std::vector<std::set<std::string>> used(jobs.size());
     if (opt.carry_over)
-        for (std::size_t k = 0; k < jobs.size(); ++k)
-            if ((plan[k] = carry_source(*jobs[k].variant, *jobs[k].invariant)))
-                for (std::size_t j = 0; j < jobs.size(); ++j)
-                    if (jobs[j].variant->id == plan[k]->from && jobs[j].invariant == jobs[k].invariant &&
-                        jobs[j].arch == jobs[k].arch) {
-                        source[k] = j;
-                        is_source[j] = true;
-                    }
+        source = carry_sources(jobs);
+    std::vector<bool> is_source(jobs.size()), finished(jobs.size());
+    for (const auto &j : source)
+        if (j)
+            is_source[*j] = true;
+    std::vector<std::set<std::string>> used(jobs.size());
     std::vector<const InvariantInfo *> running; // one entry per running job
     auto take = [&]() -> std::optional<std::size_t> {
         std::unique_lock<std::mutex> g(m);
@@ -106,9 +101,10 @@ std::vector<ProofResult> run_matrix(const std::vector<Job> &jobs, const ProveOpt
         if (source[k] && results[*source[k]].verdict != Verdict::UNKNOWN) {
             const auto t0 = std::chrono::steady_clock::now();
             const std::size_t j = *source[k];
+            const CarryPlan plan = *carry_source(*job.variant, *job.invariant);
             std::vector<EquivResult> eqs;
             try {
-                for (const auto &[variant, kernel] : plan[k]->equivalences(*job.variant)) {
+                for (const auto &[variant, kernel] : plan.equivalences(*job.variant)) {
                     const Variant *v = find_variant(variant);
                     if (!v)
                         throw input_error("no variant " + variant);
@@ -119,7 +115,7 @@ std::vector<ProofResult> run_matrix(const std::vector<Job> &jobs, const ProveOpt
             }
             if (!eqs.empty())
                 if (std::optional<ProofResult> r =
-                        carry_over(*job.variant, *job.invariant, job.arch, results[j], used[j], *plan[k], eqs)) {
+                        carry_over(*job.variant, *job.invariant, job.arch, results[j], used[j], plan, eqs)) {
                     r->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
                     used[k] = used[j]; // for the proofs carried on from this one
                     return *r;

@@ -40,6 +40,17 @@ std::optional<CarryPlan> carry_source(const Variant &subject, const InvariantInf
     return std::nullopt;
 }
 
+std::vector<std::optional<std::size_t>> carry_sources(const std::vector<Job> &jobs) {
+    std::vector<std::optional<std::size_t>> source(jobs.size());
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+        if (std::optional<CarryPlan> plan = carry_source(*jobs[k].variant, *jobs[k].invariant))
+            for (std::size_t j = 0; j < jobs.size(); ++j)
+                if (jobs[j].variant->id == plan->from && jobs[j].invariant == jobs[k].invariant &&
+                    jobs[j].arch == jobs[k].arch)
+                    source[k] = j;
+    return source;
+}
+
 namespace {
 
 bool same_cases(const std::vector<CaseInputs> &x, const std::vector<CaseInputs> &y) {

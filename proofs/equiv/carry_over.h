@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "proofs/engine/matrix.h"
 #include "proofs/equiv/equiv.h"
 #include "proofs/invariant.h"
 
@@ -44,6 +45,11 @@ struct CarryPlan {
 // The plan for invariant i on subject, or nothing: pelt invariants only,
 // built-in kernels only.
 std::optional<CarryPlan> carry_source(const Variant &subject, const InvariantInfo &i);
+
+// For each job, the job of the same invariant and data model that its
+// plan carries it from, when that job is in the list: what run_matrix()
+// waits for and assign_shards() keeps together.
+std::vector<std::optional<std::size_t>> carry_sources(const std::vector<Job> &jobs);
 
 // The subject's result from the source's (src, whose proof reached the
 // functions `used`) and the plan's equivalences on the same data model

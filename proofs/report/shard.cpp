@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <numeric>
 #include <optional>
 #include <sstream>
 
@@ -108,14 +107,9 @@ std::vector<unsigned> assign_shards(const std::vector<Job> &jobs, unsigned count
     // can chain (linux-6.12 from pelt/v6.12 from pelt/v6.1): each goes with
     // the first of its chain.
     std::vector<std::size_t> lead(jobs.size());
-    std::iota(lead.begin(), lead.end(), 0);
+    const std::vector<std::optional<std::size_t>> source = carry_sources(jobs);
     for (std::size_t k = 0; k < jobs.size(); ++k)
-        if (std::optional<CarryPlan> plan = carry_source(*jobs[k].variant, *jobs[k].invariant)) {
-            const std::string src = job_key(plan->from, jobs[k].invariant->id, jobs[k].arch);
-            for (std::size_t j = 0; j < jobs.size(); ++j)
-                if (key[j] == src)
-                    lead[k] = j;
-        }
+        lead[k] = source[k].value_or(k);
     auto first = [&](std::size_t k) {
         for (std::size_t steps = 0; lead[k] != k && steps < jobs.size(); ++steps)
             k = lead[k];
