@@ -16,6 +16,7 @@ Explorer &current() {
 z3::context &current_ctx() { return current().ctx(); }
 Encoding current_encoding() { return current().encoding(); }
 void record_obligation(const z3::expr &holds, const std::string &what) { current().oblige(holds, what); }
+bool modular_wraps() { return current().modular_wraps(); }
 bool decide(const z3::expr &cond) { return current().decide(cond); }
 unsigned concretize(const z3::expr &v, unsigned lo, unsigned hi) { return current().concretize(v, lo, hi); }
 

@@ -65,6 +65,17 @@ class Explorer {
     // values, where the path count stays small.
     void set_lazy(bool lazy) { lazy_ = lazy; }
 
+    // In the integer encoding, an unsigned sum or difference and a change
+    // of signedness are modelled as the machine does them (an
+    // if-then-else on the wrap), where by default they record a no-wrap
+    // obligation and a case whose wrap can happen is redone on
+    // bit-vectors.  For code that wraps on purpose around arithmetic the
+    // bit-vector solver cannot take, such as a division by a symbolic
+    // divisor: in integers that is cheap, a bit-vector divider is not.
+    // Products and narrowings still record obligations.
+    void set_modular_wraps(bool on) { modular_ = on; }
+    bool modular_wraps() const { return modular_ && enc_ == Encoding::integer; }
+
     // Domain constraints hold on every path and in every query.
     void assume(const z3::expr &c);
     const z3::expr_vector &domain() const { return domain_; }
@@ -128,6 +139,7 @@ class Explorer {
     std::vector<bool> prefix_, trail_;
     std::set<unsigned> taken_;          // ids of the conditions taken on this path
     std::size_t pos_ = 0;
+    bool modular_ = false;
     std::vector<std::vector<bool>> pending_;
     bool running_ = false;
     bool lazy_ = false;

@@ -33,6 +33,7 @@ Explorer &current();          // the explorer running on this thread
 z3::context &current_ctx();
 Encoding current_encoding();
 void record_obligation(const z3::expr &holds, const std::string &what);
+bool modular_wraps(); // see Explorer::set_modular_wraps
 bool decide(const z3::expr &cond);
 unsigned concretize(const z3::expr &v, unsigned lo, unsigned hi);
 
@@ -146,8 +147,19 @@ template <unsigned W, bool S> struct Word {
         const std::string what = std::string("conversion to ") + name();
         if (current_encoding() == Encoding::integer) {
             bool fits = W > W2 ? (S || !S2) : (W == W2 ? S == S2 : false);
-            if (!fits)
-                record_obligation(in_range(o.e), what);
+            if (fits)
+                return;
+            // With modular wraps, a change of signedness (at one width, or
+            // a signed word widened to an unsigned one) is the same bits
+            // read the other way: add or take away 2^W where the value
+            // falls outside this word's range.  A narrowing stays an
+            // obligation.
+            if (W >= W2 && modular_wraps()) {
+                e = S ? z3::ite(o.e > max_int(), o.e - int_pow2(W), o.e)
+                      : z3::ite(o.e < 0, o.e + int_pow2(W), o.e);
+                return;
+            }
+            record_obligation(in_range(o.e), what);
             return;
         }
         if constexpr (W < W2) {
@@ -205,6 +217,10 @@ template <unsigned W, bool S> struct Word {
             return Word(a.e + b.e);
         }
         z3::expr r = a.e + b.e;
+        // Modular wraps: two unsigned words sum to below 2^(W+1), so one
+        // subtraction of 2^W gives the machine's sum.
+        if (!S && modular_wraps())
+            return Word(z3::ite(r > max_int(), r - int_pow2(W), r));
         record_obligation(S ? in_range(r) : r <= max_int(), op("addition"));
         return Word(r);
     }
@@ -216,6 +232,8 @@ template <unsigned W, bool S> struct Word {
             return Word(a.e - b.e);
         }
         z3::expr r = a.e - b.e;
+        if (!S && modular_wraps())
+            return Word(z3::ite(r < 0, r + int_pow2(W), r));
         record_obligation(S ? in_range(r) : r >= 0, op("subtraction"));
         return Word(r);
     }

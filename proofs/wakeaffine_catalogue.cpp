@@ -71,25 +71,13 @@ void register_wakeaffine_invariants(std::vector<InvariantInfo> &out) {
         "reports the largest safe load"));
     out.push_back(Entry<HotNotMoved, WakeAffineFamily>::info(
         "with NO_HOT_AFFINE on, a wakee cache-hot on prev_cpu is never pulled to this_cpu"));
-    // wakeaffine.effective_load_monotone runs on v2.6.37 only, where it
-    // ends at once with a counterexample; from pjt-1 on, effective_load()
-    // divides by the group's symbolic global weight and the solver does not
-    // finish (UNKNOWN after 21-68 s per proof, measured), so those variants
-    // are left out rather than put UNKNOWN into the matrix (see applies()).
+    // On the variants that have effective_load() (v2.6.37 .. v3.13); 6.1
+    // weighs the wake-up in wake_affine_weight() and has none.
     out.push_back(Entry<EffectiveLoadMonotone, WakeAffineFamily>::info(
         "adding more weight to a group's cfs_rq never lowers effective_load() there (one group level)"));
     out.push_back(Entry<DecisionSymmetric, WakeAffineFamily>::info(
         "swapping the two CPUs' loads changes the decision consistently: pulled to the busier this_cpu implies "
         "pulled once it is the lighter; equal loads are one state, decided by the variant's tie rule"));
-    // wakeaffine.decision_symmetric (proofs/wakeaffine_invariants.h) is not
-    // in the catalogue: it runs the decision twice per query, and its sync
-    // cases stay on bit-vectors (the waker's weight is removed by adding
-    // its unsigned negation, a wrap the integer encoding cannot follow);
-    // over the family it did not finish within 600 s.  Register it here
-    // once it does:
-    //     out.push_back(Entry<DecisionSymmetric, WakeAffineFamily>::info(
-    //         "swapping the two CPUs' loads changes the decision consistently: pulled to the busier this_cpu implies "
-    //         "pulled once it is the lighter; equal loads are one state, decided by the variant's tie rule"));
 }
 
 } // namespace sc::proofs

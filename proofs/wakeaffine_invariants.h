@@ -310,7 +310,12 @@ void decision_lines(KOut<A> &o, const std::string &title, const wakeaffine::wake
 struct DecisionSymmetric {
     static constexpr const char *id = "wakeaffine.decision_symmetric";
     static constexpr bool integer_first = false;
-    template <class I> static bool applies() { return is_61<I>; }
+    // Before 6.1 a sync wake-up takes the waker off this_load by adding its
+    // unsigned negation (a wrap on purpose), which the integer encoding
+    // follows only with modular wraps; on bit-vectors the two decisions of
+    // a query did not finish in 600 s over the older variants.
+    static constexpr bool modular_wraps = true;
+    template <class I> static bool applies() { return true; }
     template <class I> static std::string domain(Arch) {
         return "root task groups; CPU and PELT loads 0..2^20, task weights 15..88761, capacities 1024, "
                "imbalance_pct 125, nr_running 2 (6.1: 1..2); a >= b on both load readings" +
@@ -331,8 +336,11 @@ struct DecisionSymmetric {
     // the two others stay on bit-vectors.
     template <class I> static std::vector<KCase> cases(Arch) {
         std::vector<KCase> cs = decision_cases<I>();
-        if constexpr (!is_61<I>)
+        if constexpr (!is_61<I>) {
+            for (KCase &c : cs)
+                c.integer_first = true;
             return cs;
+        }
         std::vector<KCase> split;
         for (const KCase &c : cs)
             for (int n = 0; n < 3; ++n) {
@@ -438,13 +446,28 @@ struct HotNotMoved {
 // my_q->rq_weight), goes negative for a small positive w: S 5, s 3, rw 3,
 // load.weight 0, w 1 gives wl = wg = 1 - 3, a = 5 * 1, b = 15 - 6 = 9,
 // wl = 3 * (5 - 9) / 9 = -1 < 0.
+//
+// From pjt-1 on it holds.  With R the rest of the group's weight (pjt-1:
+// tg->load_weight - my_q->load_contribution; v3.13: tg->load_avg -
+// my_q->tg_load_contrib; R >= 0 in this domain) and q my_q->load.weight,
+// the divisor is R + q + w and the dividend (q + w) * S: for R > 0 the
+// new entity weight is floor(S * (q + w) / (R + q + w)), and x / (R + x)
+// grows with x; for R = 0 the "wl < lw" test fails and it is S, the same
+// for every w.  The MIN_SHARES floor and the subtraction of
+// se->load.weight (unsigned long, read back as long: exact, the result in
+// [2 - S, S]) keep the order.  The products stay below 2^39 (ilp32: 2^28).
+//
+// The division by the symbolic R + q + w is a divider circuit on
+// bit-vectors that the solver did not settle in minutes; in integers it is
+// settled in about a second, so the proof runs in integers with the
+// unsigned wraps modelled exactly (modular_wraps: the last subtraction
+// goes negative on purpose).  A product that can wrap (v2.6.37's signed
+// s * (a - b) on ilp32) still sends the case to bit-vectors.
 struct EffectiveLoadMonotone {
     static constexpr const char *id = "wakeaffine.effective_load_monotone";
-    static constexpr bool integer_first = false;
-    // Only v2.6.37 for now: from pjt-1 on the division by the group's
-    // symbolic global weight is not decided within the timeout (UNKNOWN),
-    // and an UNKNOWN has no place in the matrix.
-    template <class I> static bool applies() { return V_of<I> == version::v2_6_37; }
+    static constexpr bool integer_first = true;
+    static constexpr bool modular_wraps = true;
+    template <class I> static bool applies() { return wakeaffine::has_effective_load<V_of<I>>; }
     template <class I> static std::string domain(Arch a) {
         return a == Arch::lp64
                    ? "one group level; w1 <= w2 in 0..88761 (effective_load(tg, w, w)); tg->shares 2..2^18, the "
@@ -455,7 +478,13 @@ struct EffectiveLoadMonotone {
                      "published part <= the group's total; ASYM_EFF_LOAD on (on ilp32 the 32-bit long products of "
                      "larger groups wrap at once)";
     }
-    template <class I> static std::vector<KCase> cases(Arch) { return {{"one group level", -1, 0, {}}}; }
+    template <class I> static std::vector<KCase> cases(Arch a) {
+        KCase c{"one group level", -1, 0, {}};
+        // v2.6.37's s * (a - b) wraps a 32-bit long: straight to bit-vectors.
+        if (V_of<I> == version::v2_6_37 && a == Arch::ilp32)
+            c.integer_first = false;
+        return {c};
+    }
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &) {
         using ulong = typename A::ulong;
         using slong = typename A::slong;
@@ -506,14 +535,12 @@ struct EffectiveLoadMonotone {
             const slong e2 = U::effective_load(path, slong(w2), slong(w2), k);
             KOut<A> o;
             typename A::boolean t(true);
-            // Signed comparison through an order-preserving map to u64:
-            // flip the sign bit.
-            using s64 = typename A::s64;
+            // The signed comparison is a branch: the path where it fails
+            // carries e2 < e1 in its condition, and its check cannot hold.
             using u64 = typename A::u64;
-            const u64 bias = u64(1) << 63;
-            o.checks.push_back(le<A>("more weight added never lowers the effective load", t,
-                                     "effective_load(w1) + 2^63", u64(s64(e1)) ^ bias, "effective_load(w2) + 2^63",
-                                     u64(s64(e2)) ^ bias));
+            const bool lowered = bool(e2 < e1);
+            o.checks.push_back(eq<A>("more weight added never lowers the effective load", t,
+                                     "effective_load(w2) < effective_load(w1)", u64(lowered ? 1 : 0), "0", u64(0)));
             if constexpr (is_concrete<A>)
                 o.lines.push_back(fmt::format("effective_load(tg, w1 = {}, w1) = {}; effective_load(tg, w2 = {}, w2) = {}",
                                               std::uint64_t(w1), std::int64_t(e1), std::uint64_t(w2), std::int64_t(e2)));

@@ -372,6 +372,63 @@ TEST_CASE("explorer: narrowing Sym<64> to Sym<32> records one obligation",
     CHECK(wide[0].obligations.empty());
 }
 
+TEST_CASE("explorer: modular wraps keep unsigned sums, differences and sign changes exact in integers",
+          "[explorer][obligations]") {
+    // Values worked out by hand from two's complement:
+    //   3 - 5 in 32 bits        = 2^32 - 2 = 4294967294, read as int: -2
+    //   (2^31 + 1) + (2^31 + 1) = 2^32 + 2, kept mod 2^32: 2
+    //   (u64)(int)-7            = 2^64 - 7
+    z3::context ctx;
+    m::Explorer ex(ctx, m::Encoding::integer, kTimeoutMs);
+    ex.set_modular_wraps(true);
+    REQUIRE(ex.modular_wraps());
+    z3::expr ae = ctx.int_const("a"), be = ctx.int_const("b"), se = ctx.int_const("s");
+    ex.assume(full_range(ctx, ae, 32));
+    ex.assume(full_range(ctx, be, 32));
+    ex.assume(se >= ctx.int_val(std::int64_t{-2147483648LL}) && se <= ctx.int_val(std::int64_t{2147483647}));
+    m::Sym<32> a(ae), b(be);
+    m::SSym<32> sv(se);
+    auto at = [&](z3::expr v, std::int64_t x, std::int64_t y, std::int64_t z) {
+        z3::expr_vector from(ctx), to(ctx);
+        from.push_back(ae);
+        from.push_back(be);
+        from.push_back(se);
+        to.push_back(ctx.int_val(x));
+        to.push_back(ctx.int_val(y));
+        to.push_back(ctx.int_val(z));
+        return v.substitute(from, to).simplify();
+    };
+    auto one = [&](auto f) {
+        auto paths = ex.explore(f);
+        REQUIRE(paths.size() == 1);
+        CHECK(paths[0].obligations.empty()); // exact: nothing to discharge
+        return paths[0].value.e;
+    };
+    const z3::expr diff = one([&] { return a - b; });
+    CHECK(as_u64(at(diff, 3, 5, 0)) == 4294967294u);
+    CHECK(as_u64(at(diff, 5, 3, 0)) == 2u);
+    CHECK(as_u64(at(one([&] { return a + b; }), 2147483649LL, 2147483649LL, 0)) == 2u);
+    std::int64_t back = 0;
+    REQUIRE(at(one([&] { return m::SSym<32>(a - b); }), 3, 5, 0).is_numeral_i64(back));
+    CHECK(back == -2);
+    CHECK(as_u64(at(one([&] { return m::Sym<64>(sv); }), 0, 0, -7)) == ~std::uint64_t(6));
+    CHECK(as_u64(at(one([&] { return m::Sym<32>(sv); }), 0, 0, -7)) == 4294967289u);
+
+    // Products and narrowings still record their obligation.
+    CHECK(ex.explore([&] { return a * b; })[0].obligations.size() == 1);
+    z3::expr we = ctx.int_const("w");
+    ex.assume(full_range(ctx, we, 64));
+    m::Sym<64> w(we);
+    CHECK(ex.explore([&] { return m::Sym<32>(w); })[0].obligations.size() == 1);
+
+    // Off by default; and the bit-vector encoding wraps anyway.
+    m::Explorer plain(ctx, m::Encoding::integer, kTimeoutMs);
+    CHECK_FALSE(plain.modular_wraps());
+    m::Explorer bits(ctx, m::Encoding::bitvector, kTimeoutMs);
+    bits.set_modular_wraps(true);
+    CHECK_FALSE(bits.modular_wraps());
+}
+
 TEST_CASE("explorer: bit-vector arithmetic wraps like the machine", "[explorer][obligations]") {
     z3::context ctx;
     m::Explorer ex(ctx, m::Encoding::bitvector, kTimeoutMs);

@@ -144,16 +144,18 @@ TEST_CASE("wakeaffine.effective_load_monotone: v2.6.37's ASYM_EFF_LOAD shortcut 
     // shares were computed).  w = 0: ASYM_EFF_LOAD returns wl = 0 at once.
     // w = 1: wl = wg = 1 + (0 - 3) = -2; a = 5 * (3 - 2) = 5; b = 5 * 3 +
     // 3 * (-2) = 9; wl = 3 * (5 - 9) / 9 = -12 / 9 = -1 (towards zero).
-    // More weight, a lower effective load: 0 then -1.  The check compares
-    // the values shifted by 2^63 (signed order as unsigned).
+    // More weight, a lower effective load: 0 then -1.  The check states
+    // "effective_load(w2) < effective_load(w1)" as 1 (true) against 0.
     json in = {{"tg->shares", 5}, {"se->load.weight", 0}, {"my_q->load.weight", 0}, {"my_q->shares", 3},
                {"my_q->rq_weight", 3}, {"w1", 0}, {"w2", 1}};
     for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
         INFO(sc::arch_name(a));
         auto rr = replay("wakeaffine/v2.6.37", "wakeaffine.effective_load_monotone", a, "one group level", in);
         CHECK(rr.violated);
-        CHECK(rr.lhs == (1ull << 63));
-        CHECK(rr.rhs == (1ull << 63) - 1);
+        CHECK(rr.lhs == 1);
+        CHECK(rr.rhs == 0);
+        CHECK(rr.trace.find("effective_load(tg, w1 = 0, w1) = 0; effective_load(tg, w2 = 1, w2) = -1") !=
+              std::string::npos);
         CHECK(prove("wakeaffine/v2.6.37", "wakeaffine.effective_load_monotone", a).verdict ==
               Verdict::COUNTEREXAMPLE);
     }
@@ -163,12 +165,46 @@ TEST_CASE("wakeaffine.effective_load_monotone: v2.6.37's ASYM_EFF_LOAD shortcut 
     CHECK_FALSE(replay("wakeaffine/v2.6.37", "wakeaffine.effective_load_monotone", sc::Arch::lp64, "one group level",
                        in)
                     .violated);
-    // Only v2.6.37 is in the catalogue (see proofs/wakeaffine_catalogue.cpp).
+    // Every variant with an effective_load() (6.1 has none).
     const auto *inv = find_invariant("wakeaffine.effective_load_monotone");
     REQUIRE(inv != nullptr);
-    CHECK(inv->applies(*find_subject("wakeaffine/v2.6.37")));
-    CHECK_FALSE(inv->applies(*find_subject("wakeaffine/pjt-1")));
+    for (const char *v : {"wakeaffine/v2.6.37", "wakeaffine/pjt-1", "wakeaffine/pjt-1-3", "wakeaffine/v3.13"})
+        CHECK(inv->applies(*find_subject(v)));
     CHECK_FALSE(inv->applies(*find_subject("wakeaffine/v6.1")));
+}
+
+TEST_CASE("wakeaffine.effective_load_monotone: PROVED from pjt-1 on, through a division by the group's weight",
+          "[wakeaffine-invariants]") {
+    // PROVED on both widths by the argument in proofs/expected/verdicts.txt:
+    // floor(S * (q + w) / (R + q + w)) grows with w.
+    for (const char *v : {"wakeaffine/pjt-1", "wakeaffine/pjt-1-3", "wakeaffine/v3.13"})
+        for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
+            INFO(v << " " << sc::arch_name(a));
+            CHECK(prove(v, "wakeaffine.effective_load_monotone", a).verdict == Verdict::PROVED);
+        }
+    // By hand: S = tg->shares 1024, the group's other weight R = 2048 - 1024
+    // = 1024, q = my_q->load.weight 1024.  w = 0: 1024 * 1024 / 2048 = 512;
+    // w = 1024: 1024 * 2048 / 3072 = 682 (682.67).  Less se->load.weight:
+    // 512 gives 0 and 170; 1024 gives -512 and -342, a difference in
+    // unsigned long read back as a negative long, in order.
+    for (std::uint64_t se_w : {512u, 1024u}) {
+        const std::string lo = se_w == 512 ? "0" : "-512", hi = se_w == 512 ? "170" : "-342";
+        const json base = {{"tg->shares", 1024}, {"se->load.weight", se_w}, {"my_q->load.weight", 1024},
+                           {"w1", 0}, {"w2", 1024}};
+        json pjt = base, v313 = base;
+        pjt["tg->load_weight"] = 2048;
+        pjt["my_q->load_contribution"] = 1024;
+        v313["tg->load_avg"] = 2048;
+        v313["my_q->tg_load_contrib"] = 1024;
+        for (const auto &[v, in] : {std::pair{"wakeaffine/pjt-1", pjt}, std::pair{"wakeaffine/v3.13", v313}})
+            for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
+                INFO(v << " " << sc::arch_name(a) << " se->load.weight " << se_w);
+                auto rr = replay(v, "wakeaffine.effective_load_monotone", a, "one group level", in);
+                CHECK_FALSE(rr.violated);
+                CHECK(rr.trace.find("effective_load(tg, w1 = 0, w1) = " + lo + "; effective_load(tg, w2 = 1024, w2) = " +
+                                    hi) != std::string::npos);
+            }
+    }
 }
 
 TEST_CASE("wakeaffine.decision_symmetric: 6.1's decision keeps a pull once this_cpu is the lighter",
@@ -178,7 +214,7 @@ TEST_CASE("wakeaffine.decision_symmetric: 6.1's decision keeps a pull once this_
         CHECK(prove("wakeaffine/v6.1", "wakeaffine.decision_symmetric", a).verdict == Verdict::PROVED);
     const auto *inv = find_invariant("wakeaffine.decision_symmetric");
     REQUIRE(inv != nullptr);
-    CHECK_FALSE(inv->applies(*find_subject("wakeaffine/v3.13"))); // too slow there (README)
+    CHECK(inv->applies(*find_subject("wakeaffine/v3.13")));
     // By hand, WA_BIAS on, capacities 1024, pct 125 (so 112): this_cpu 10500,
     // prev_cpu 10000, task_h_load(p) = load_avg 100.  Before the swap
     // this_eff = 10600 * 102400 = 1085440000 < prev_eff = 9900 * 114688 =
@@ -217,4 +253,42 @@ TEST_CASE("wakeaffine.decision_symmetric: 6.1's decision keeps a pull once this_
         CHECK(kr.trace.find("this_eff_load 1034240000 vs prev_eff_load 1192755200", formula) != std::string::npos);
         CHECK(kr.trace.find("the kernel's wake_affine_weight(): this_cpu (its loads not visible)") != std::string::npos);
     }
+}
+
+TEST_CASE("wakeaffine.decision_symmetric before 6.1: v2.6.37's 32-bit effective loads wrap into a flip",
+          "[wakeaffine-invariants]") {
+    // PROVED on both widths from pjt-1 on and on lp64 for v2.6.37 (the
+    // argument is in proofs/expected/verdicts.txt); v2.6.37 on ilp32 has a
+    // counterexample.
+    for (const char *v : {"wakeaffine/pjt-1", "wakeaffine/pjt-1-3", "wakeaffine/v3.13"})
+        for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
+            INFO(v << " " << sc::arch_name(a));
+            CHECK(prove(v, "wakeaffine.decision_symmetric", a).verdict == Verdict::PROVED);
+        }
+    CHECK(prove("wakeaffine/v2.6.37", "wakeaffine.decision_symmetric", sc::Arch::lp64).verdict == Verdict::PROVED);
+    CHECK(prove("wakeaffine/v2.6.37", "wakeaffine.decision_symmetric", sc::Arch::ilp32).verdict ==
+          Verdict::COUNTEREXAMPLE);
+
+    // By hand, not sync, wake_idx 0, capacities 1024, pct 125 (so 112),
+    // wakee weight 15; this_cpu 2^20, prev_cpu 29.  In 32-bit unsigned
+    // long: this_eff = 102400 * (1048576 + 15) = 107375718400, which is
+    // 25 * 2^32 + 1536000, so 1536000 <= prev_eff = 114688 * 29 = 3325952:
+    // balanced, pulled.  Swapped: this_eff = 102400 * 44 = 4505600 and
+    // prev_eff = 114688 * 2^20 = 28 * 2^32, which wraps to 0: not
+    // balanced; this_load 29 <= 2^20 but 29 + 2^20 > 29 / 2 = 14: left on
+    // prev_cpu.  On lp64 nothing wraps: 107375718400 > 3325952 and 2^20 >
+    // 29, so the busier this_cpu does not pull, and nothing is claimed.
+    json in = {{"this_cpu.load", 1048576}, {"prev_cpu.load", 29}, {"p.weight", 15}, {"current.weight", 15},
+               {"this_cpu.nr_running", 2}, {"prev_cpu.nr_running", 2}};
+    auto rr = replay("wakeaffine/v2.6.37", "wakeaffine.decision_symmetric", sc::Arch::ilp32,
+                     "not sync, wake_idx 0", in);
+    INFO(rr.trace);
+    CHECK(rr.violated);
+    CHECK(rr.trace.find("this_eff_load 1536000  vs  prev_eff_load 3325952") != std::string::npos);
+    CHECK(rr.trace.find("this_eff_load 4505600  vs  prev_eff_load 0") != std::string::npos);
+    auto r64 = replay("wakeaffine/v2.6.37", "wakeaffine.decision_symmetric", sc::Arch::lp64, "not sync, wake_idx 0",
+                      in);
+    INFO(r64.trace);
+    CHECK_FALSE(r64.violated);
+    CHECK(r64.trace.find("this_eff_load 107375718400  vs  prev_eff_load 3325952") != std::string::npos);
 }

@@ -273,6 +273,20 @@ template <class P> constexpr bool share_quick_answers() {
         return false;
 }
 
+// P::modular_wraps: the integer encoding models unsigned sums and
+// differences and changes of signedness with their wraps (see
+// Explorer::set_modular_wraps), so that code which wraps on purpose stays
+// in integers.  wakeaffine.effective_load_monotone: a division by the
+// group's symbolic weight, followed by a difference that goes negative
+// through unsigned long, did not finish on bit-vectors in minutes and is
+// settled in integers in about a second per variant.
+template <class P> constexpr bool modular_wraps() {
+    if constexpr (requires { P::modular_wraps; })
+        return P::modular_wraps;
+    else
+        return false;
+}
+
 // P::older_arith<I>(): the incremental solvers use Z3's older arithmetic
 // solver (arith.solver=2) for this implementation.  Per invariant and
 // shape, as it cuts some proofs and slows others: 6.x's
@@ -557,6 +571,7 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
                 ex.set_lazy(P::lazy);
             else
                 ex.set_lazy(true);
+            ex.set_modular_wraps(modular_wraps<P>());
             s.push();
             struct Scope {
                 model::Explorer &ex;
