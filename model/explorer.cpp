@@ -17,6 +17,9 @@ z3::context &current_ctx() { return current().ctx(); }
 Encoding current_encoding() { return current().encoding(); }
 void record_obligation(const z3::expr &holds, const std::string &what) { current().oblige(holds, what); }
 bool modular_wraps() { return current().modular_wraps(); }
+z3::expr select_wrap(const z3::expr &wraps, const z3::expr &wrapped, const z3::expr &plain) {
+    return current().select_wrap(wraps, wrapped, plain);
+}
 bool decide(const z3::expr &cond) { return current().decide(cond); }
 unsigned concretize(const z3::expr &v, unsigned lo, unsigned hi) { return current().concretize(v, lo, hi); }
 
@@ -47,11 +50,13 @@ void Explorer::activate() { tl_current = this; }
 void Explorer::begin_case() {
     solver_.push();
     domain_ = z3::expr_vector(ctx_);
+    wrap_sides_.clear();
 }
 
 void Explorer::end_case() {
     solver_.pop();
     domain_ = z3::expr_vector(ctx_);
+    wrap_sides_.clear();
 }
 
 bool Explorer::base_unsat(bool poison) {
@@ -194,6 +199,27 @@ unsigned Explorer::concretize(const z3::expr &v, unsigned lo, unsigned hi) {
     // The remaining value: any other is excluded by the branches above and
     // by the caller's obligation that v lies in [lo, hi].
     return hi;
+}
+
+z3::expr Explorer::select_wrap(const z3::expr &wraps, const z3::expr &wrapped, const z3::expr &plain) {
+    const z3::expr w = wraps.simplify();
+    if (w.is_true())
+        return wrapped;
+    if (w.is_false())
+        return plain;
+    int side = -1;
+    if (lazy_) {
+        auto it = wrap_sides_.find(w.id());
+        if (it != wrap_sides_.end())
+            side = it->second.second;
+    }
+    if (side < 0) {
+        // "unknown" keeps both sides.
+        side = check_with(w) == z3::unsat ? 0 : check_with(!w) == z3::unsat ? 1 : 2;
+        if (lazy_)
+            wrap_sides_.insert_or_assign(w.id(), std::make_pair(w, side));
+    }
+    return side == 0 ? plain : side == 1 ? wrapped : z3::ite(w, wrapped, plain);
 }
 
 void Explorer::oblige(const z3::expr &holds, const std::string &what) {

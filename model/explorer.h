@@ -19,6 +19,8 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace sc::model {
@@ -75,6 +77,12 @@ class Explorer {
     // Products and narrowings still record obligations.
     void set_modular_wraps(bool on) { modular_ = on; }
     bool modular_wraps() const { return modular_ && enc_ == Encoding::integer; }
+    // The value of such an operation: `wrapped` where `wraps` holds,
+    // `plain` elsewhere.  Where the domain (and, exploring eagerly, the
+    // path) rules out one side, that side's term alone, so that the
+    // solver is not handed an if-then-else per operation; the answers of
+    // a lazy exploration depend on the domain only and are kept per case.
+    z3::expr select_wrap(const z3::expr &wraps, const z3::expr &wrapped, const z3::expr &plain);
 
     // Domain constraints hold on every path and in every query.
     void assume(const z3::expr &c);
@@ -140,6 +148,7 @@ class Explorer {
     std::set<unsigned> taken_;          // ids of the conditions taken on this path
     std::size_t pos_ = 0;
     bool modular_ = false;
+    std::unordered_map<unsigned, std::pair<z3::expr, int>> wrap_sides_; // lazy: wraps term id -> (term, 0 never / 1 always / 2 either)
     std::vector<std::vector<bool>> pending_;
     bool running_ = false;
     bool lazy_ = false;

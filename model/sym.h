@@ -34,6 +34,7 @@ z3::context &current_ctx();
 Encoding current_encoding();
 void record_obligation(const z3::expr &holds, const std::string &what);
 bool modular_wraps(); // see Explorer::set_modular_wraps
+z3::expr select_wrap(const z3::expr &wraps, const z3::expr &wrapped, const z3::expr &plain);
 bool decide(const z3::expr &cond);
 unsigned concretize(const z3::expr &v, unsigned lo, unsigned hi);
 
@@ -155,8 +156,8 @@ template <unsigned W, bool S> struct Word {
             // falls outside this word's range.  A narrowing stays an
             // obligation.
             if (W >= W2 && modular_wraps()) {
-                e = S ? z3::ite(o.e > max_int(), o.e - int_pow2(W), o.e)
-                      : z3::ite(o.e < 0, o.e + int_pow2(W), o.e);
+                e = S ? select_wrap(o.e > max_int(), o.e - int_pow2(W), o.e)
+                      : select_wrap(o.e < 0, o.e + int_pow2(W), o.e);
                 return;
             }
             record_obligation(in_range(o.e), what);
@@ -220,7 +221,7 @@ template <unsigned W, bool S> struct Word {
         // Modular wraps: two unsigned words sum to below 2^(W+1), so one
         // subtraction of 2^W gives the machine's sum.
         if (!S && modular_wraps())
-            return Word(z3::ite(r > max_int(), r - int_pow2(W), r));
+            return Word(select_wrap(r > max_int(), r - int_pow2(W), r));
         record_obligation(S ? in_range(r) : r <= max_int(), op("addition"));
         return Word(r);
     }
@@ -233,7 +234,7 @@ template <unsigned W, bool S> struct Word {
         }
         z3::expr r = a.e - b.e;
         if (!S && modular_wraps())
-            return Word(z3::ite(r < 0, r + int_pow2(W), r));
+            return Word(select_wrap(r < 0, r + int_pow2(W), r));
         record_obligation(S ? in_range(r) : r >= 0, op("subtraction"));
         return Word(r);
     }

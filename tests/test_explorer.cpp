@@ -414,6 +414,25 @@ TEST_CASE("explorer: modular wraps keep unsigned sums, differences and sign chan
     CHECK(as_u64(at(one([&] { return m::Sym<64>(sv); }), 0, 0, -7)) == ~std::uint64_t(6));
     CHECK(as_u64(at(one([&] { return m::Sym<32>(sv); }), 0, 0, -7)) == 4294967289u);
 
+    // Where the domain rules the wrap out, the term is the plain sum, with
+    // no if-then-else for the solver: c, d <= 1000.
+    z3::expr ce = ctx.int_const("c"), de = ctx.int_const("d");
+    ex.assume(ce >= 0 && ce <= 1000);
+    ex.assume(de >= 0 && de <= 1000);
+    const z3::expr small = one([&] { return m::Sym<32>(ce) + m::Sym<32>(de); });
+    CHECK(z3::eq(small, ce + de));
+    // and where it always wraps, the wrapped term: c - (d + 1001) < 0.
+    z3::expr under = one([&] { return m::Sym<32>(ce) - (m::Sym<32>(de) + m::Sym<32>(1001u)); });
+    CHECK_FALSE((under.is_app() && under.decl().decl_kind() == Z3_OP_ITE));
+    {
+        z3::expr_vector from(ctx), to(ctx);
+        from.push_back(ce);
+        from.push_back(de);
+        to.push_back(ctx.int_val(0));
+        to.push_back(ctx.int_val(0));
+        CHECK(as_u64(under.substitute(from, to).simplify()) == 4294966295u); // 2^32 - 1001
+    }
+
     // Products and narrowings still record their obligation.
     CHECK(ex.explore([&] { return a * b; })[0].obligations.size() == 1);
     z3::expr we = ctx.int_const("w");
