@@ -41,6 +41,15 @@ sc::proofs::ReplayResult replay(const std::string &variant, const std::string &i
     return i->replay(*find_subject(variant), a, json{{"case", case_label}, {"inputs", inputs}});
 }
 
+// The variants from pjt-1 on, PROVED on both data models.
+void check_proved_from_pjt1(const std::string &inv) {
+    for (const char *v : {"wakeaffine/pjt-1", "wakeaffine/pjt-1-3", "wakeaffine/v3.13"})
+        for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
+            INFO(v << " " << sc::arch_name(a));
+            CHECK(prove(v, inv, a).verdict == Verdict::PROVED);
+        }
+}
+
 } // namespace
 
 TEST_CASE("wakeaffine.no_overflow: the largest safe loads (hand values)", "[wakeaffine-invariants]") {
@@ -177,11 +186,7 @@ TEST_CASE("wakeaffine.effective_load_monotone: PROVED from pjt-1 on, through a d
           "[wakeaffine-invariants]") {
     // PROVED on both widths by the argument in proofs/expected/verdicts.txt:
     // floor(S * (q + w) / (R + q + w)) grows with w.
-    for (const char *v : {"wakeaffine/pjt-1", "wakeaffine/pjt-1-3", "wakeaffine/v3.13"})
-        for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
-            INFO(v << " " << sc::arch_name(a));
-            CHECK(prove(v, "wakeaffine.effective_load_monotone", a).verdict == Verdict::PROVED);
-        }
+    check_proved_from_pjt1("wakeaffine.effective_load_monotone");
     // By hand: S = tg->shares 1024, the group's other weight R = 2048 - 1024
     // = 1024, q = my_q->load.weight 1024.  w = 0: 1024 * 1024 / 2048 = 512;
     // w = 1024: 1024 * 2048 / 3072 = 682 (682.67).  Less se->load.weight:
@@ -260,11 +265,7 @@ TEST_CASE("wakeaffine.decision_symmetric before 6.1: v2.6.37's 32-bit effective 
     // PROVED on both widths from pjt-1 on and on lp64 for v2.6.37 (the
     // argument is in proofs/expected/verdicts.txt); v2.6.37 on ilp32 has a
     // counterexample.
-    for (const char *v : {"wakeaffine/pjt-1", "wakeaffine/pjt-1-3", "wakeaffine/v3.13"})
-        for (sc::Arch a : {sc::Arch::ilp32, sc::Arch::lp64}) {
-            INFO(v << " " << sc::arch_name(a));
-            CHECK(prove(v, "wakeaffine.decision_symmetric", a).verdict == Verdict::PROVED);
-        }
+    check_proved_from_pjt1("wakeaffine.decision_symmetric");
     CHECK(prove("wakeaffine/v2.6.37", "wakeaffine.decision_symmetric", sc::Arch::lp64).verdict == Verdict::PROVED);
     CHECK(prove("wakeaffine/v2.6.37", "wakeaffine.decision_symmetric", sc::Arch::ilp32).verdict ==
           Verdict::COUNTEREXAMPLE);
