@@ -36,7 +36,7 @@ z3::expr int_pow2(unsigned k) {
 
 Explorer::Explorer(z3::context &ctx, Encoding enc, unsigned timeout_ms, std::size_t max_paths)
     : ctx_(ctx), enc_(enc), max_paths_(max_paths), solver_(ctx), domain_(ctx), pc_(ctx),
-      prev_(tl_current) {
+      fixed_terms_(ctx), fixed_values_(ctx), prev_(tl_current) {
     z3::params p(ctx);
     p.set("timeout", timeout_ms);
     solver_.set(p);
@@ -50,12 +50,16 @@ void Explorer::activate() { tl_current = this; }
 void Explorer::begin_case() {
     solver_.push();
     domain_ = z3::expr_vector(ctx_);
+    fixed_terms_ = z3::expr_vector(ctx_);
+    fixed_values_ = z3::expr_vector(ctx_);
     wrap_sides_.clear();
 }
 
 void Explorer::end_case() {
     solver_.pop();
     domain_ = z3::expr_vector(ctx_);
+    fixed_terms_ = z3::expr_vector(ctx_);
+    fixed_values_ = z3::expr_vector(ctx_);
     wrap_sides_.clear();
 }
 
@@ -71,6 +75,31 @@ bool Explorer::base_unsat(bool poison) {
 void Explorer::assume(const z3::expr &c) {
     domain_.push_back(c);
     solver_.add(c);
+    const z3::expr s = c.simplify();
+    auto fix = [&](const z3::expr &e) {
+        if (!e.is_app() || e.decl().decl_kind() != Z3_OP_EQ || e.num_args() != 2)
+            return;
+        const z3::expr a = e.arg(0), b = e.arg(1);
+        if (b.is_numeral() && !a.is_numeral()) {
+            fixed_terms_.push_back(a);
+            fixed_values_.push_back(b);
+        } else if (a.is_numeral() && !b.is_numeral()) {
+            fixed_terms_.push_back(b);
+            fixed_values_.push_back(a);
+        }
+    };
+    if (s.is_app() && s.decl().decl_kind() == Z3_OP_AND)
+        for (unsigned i = 0; i < s.num_args(); ++i)
+            fix(s.arg(i));
+    else
+        fix(s);
+}
+
+// Sound on every path of the case: the domain, which each query holds,
+// makes each fixed term equal to its value.
+z3::expr Explorer::settle(const z3::expr &simplified) const {
+    z3::expr e = simplified;
+    return e.substitute(fixed_terms_, fixed_values_).simplify();
 }
 
 void Explorer::begin_run() {
@@ -117,6 +146,15 @@ bool Explorer::decide(const z3::expr &cond) {
         return true;
     if (c.is_false())
         return false;
+    if (!fixed_terms_.empty()) {
+        // Decided by the domain's fixed terms: no branch, as for a
+        // constant, and the same on every replay.
+        const z3::expr k = settle(c);
+        if (k.is_true() || k.is_false()) {
+            ++stats_.settled;
+            return k.is_true();
+        }
+    }
 
     bool take;
     if (pos_ < prefix_.size()) {
@@ -159,6 +197,13 @@ bool Explorer::decide(const z3::expr &cond) {
 
 unsigned Explorer::concretize(const z3::expr &v, unsigned lo, unsigned hi) {
     z3::expr s = v.simplify();
+    if (!s.is_numeral() && !fixed_terms_.empty()) {
+        const z3::expr k = settle(s);
+        if (k.is_numeral()) {
+            s = k;
+            ++stats_.settled;
+        }
+    }
     if (s.is_numeral()) {
         std::uint64_t k = 0;
         if (s.is_numeral_u64(k) && k >= lo && k <= hi)

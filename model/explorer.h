@@ -39,6 +39,7 @@ template <class R> struct Path {
 
 struct ExplorerStats {
     std::size_t runs = 0, feasibility_checks = 0, unknown_checks = 0, forced = 0, forks = 0;
+    std::size_t settled = 0; // branches and concretisations decided by the domain's fixed terms
 };
 
 class Explorer {
@@ -84,7 +85,10 @@ class Explorer {
     // a lazy exploration depend on the domain only and are kept per case.
     z3::expr select_wrap(const z3::expr &wraps, const z3::expr &wrapped, const z3::expr &plain);
 
-    // Domain constraints hold on every path and in every query.
+    // Domain constraints hold on every path and in every query.  One of
+    // the form "term == constant" (a crossing case's number of periods)
+    // is also kept as a substitution: a branch or a concretisation whose
+    // term that constant settles is decided by it, with no solver asked.
     void assume(const z3::expr &c);
     const z3::expr_vector &domain() const { return domain_; }
 
@@ -136,6 +140,9 @@ class Explorer {
     void end_run();
     z3::expr path_condition() const;
     z3::check_result check_with(const z3::expr &c);
+    // A simplified term with the domain's fixed terms replaced by their
+    // values, simplified again.
+    z3::expr settle(const z3::expr &simplified) const;
 
     z3::context &ctx_;
     Encoding enc_;
@@ -143,6 +150,7 @@ class Explorer {
     z3::solver solver_;
     z3::expr_vector domain_;
     z3::expr_vector pc_;
+    z3::expr_vector fixed_terms_, fixed_values_; // this case's "term == constant" assumptions
     std::vector<Obligation> obligations_;
     std::vector<bool> prefix_, trail_;
     std::set<unsigned> taken_;          // ids of the conditions taken on this path

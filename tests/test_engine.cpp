@@ -183,6 +183,14 @@ TEST_CASE("engine: a domain point found by evaluation answers the domain check w
         const u64 w = in2.var<u64>("w", 3, 10);
         in2.require(w == u64(5), "w == 5");
         CHECK_FALSE(domain_witness(in2, ex.domain()));
+        // A case's hint names the point: w = 5 (the rest at the bottom).
+        CHECK(domain_witness(in2, ex.domain(), {{"w", 5}}));
+        // A hint that is not a model is no witness: w = 6, or w = 5 with
+        // another input outside its range.
+        CHECK_FALSE(domain_witness(in2, ex.domain(), {{"w", 6}}));
+        const u64 t = in2.var<u64>("t", 1, 2);
+        CHECK_FALSE(domain_witness(in2, ex.domain(), {{"w", 5}, {"t", 3}}));
+        CHECK(domain_witness(in2, ex.domain(), {{"w", 5}, {"t", 2}}));
         ex.end_case();
 
         // Empty: no point can be a witness.

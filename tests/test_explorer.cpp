@@ -266,6 +266,50 @@ TEST_CASE("explorer: a condition that folds to a constant is not a branch",
     CHECK(ex.stats().feasibility_checks == 0);
 }
 
+// A crossing case fixes the number of periods, (x >> 10) == 5 here: the
+// branches and the shift that read it are decided by substituting 5, with
+// no feasibility check, and give what the solver gives for the same
+// domain written as a range (5120 <= x <= 6143).
+TEST_CASE("explorer: a term the domain fixes settles branches and shift counts without the solver",
+          "[explorer][branches]") {
+    for (bool fixed : {true, false}) {
+        CAPTURE(fixed);
+        z3::context ctx;
+        m::Explorer ex(ctx, m::Encoding::integer, kTimeoutMs);
+        z3::expr xe = ctx.int_const("x");
+        z3::expr ye = ctx.int_const("y");
+        ex.assume(full_range(ctx, xe, 32));
+        ex.assume(full_range(ctx, ye, 32));
+        if (fixed)
+            ex.assume(xe / 1024 == 5 && ye == 1); // a conjunction: both parts are kept
+        else
+            ex.assume(xe >= 5120 && xe <= 6143 && ye >= 1 && ye <= 1);
+        m::Sym<32> x(xe), y(ye);
+        auto paths = ex.explore([&]() -> m::Sym<32> {
+            const m::Sym<32> p = x >> 10;
+            if (p > 3 && y != 0)
+                return m::Sym<32>(1u << 20) >> p; // the shift count is p
+            return m::Sym<32>(0);
+        });
+        REQUIRE(paths.size() == 1);
+        CHECK(as_u64(paths[0].value.e.simplify()) == (1u << 20) >> 5);
+        CHECK(sat_with(ctx, ex.domain(), paths[0].pc));
+        if (fixed) {
+            CHECK(ex.stats().feasibility_checks == 0);
+            CHECK(ex.stats().settled >= 2); // p > 3 && y != 0, the shift count
+        } else {
+            CHECK(ex.stats().feasibility_checks > 0);
+            CHECK(ex.stats().settled == 0);
+        }
+        // A branch the fixed term does not settle still goes to the solver
+        // and forks: x in 5120..6143 either way.
+        const std::size_t f0 = ex.stats().feasibility_checks;
+        auto two = ex.explore([&]() -> int { return x > 5500 ? 1 : 0; });
+        CHECK(two.size() == 2);
+        CHECK(ex.stats().feasibility_checks > f0);
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Obligations and encodings
 // ---------------------------------------------------------------------------

@@ -143,16 +143,21 @@ ProofResult redo_on_new_solver(const std::string &inv, const std::string &subjec
 // otherwise bit-blast their 64-bit products first (0.1 to 0.5 s for each
 // case of idlebal.cost_decay_monotone).  A term the simplifier cannot
 // settle (a name that is not an input) leaves the question to the solver.
-inline bool domain_witness(const SymInputs &in, const z3::expr_vector &domain) {
+// A case may name a third point (`hint`: some inputs' values, the others at
+// the bottom), for a domain that fixes an input's scale, as a crossing
+// case fixes the number of periods in the time delta.
+inline bool domain_witness(const SymInputs &in, const z3::expr_vector &domain,
+                           const std::map<std::string, std::uint64_t> &hint = {}) {
     z3::context &ctx = domain.ctx();
-    for (bool top : {false, true}) {
+    for (int point = 0; point < (hint.empty() ? 2 : 3); ++point) {
         z3::expr_vector src(ctx), dst(ctx);
         for (const InputDecl &d : in.decls()) {
             const auto it = in.consts().find(d.name);
             if (d.fixed || it == in.consts().end())
                 continue;
             const z3::expr &x = it->second;
-            const std::uint64_t v = top ? d.hi : d.lo;
+            const auto h = point == 2 ? hint.find(d.name) : hint.end();
+            const std::uint64_t v = h != hint.end() ? h->second : point == 1 ? d.hi : d.lo;
             src.push_back(x);
             dst.push_back(value_like(x, v));
         }

@@ -89,6 +89,10 @@ struct KCase {
     // Overrides P::lazy for this case (a case whose domain fixes most
     // branches is cheaper when the explorer asks the solver at each).
     std::optional<bool> lazy;
+    // Inputs of a point that may satisfy the domain (the others at the
+    // bottom of their ranges), tried before the solver is asked whether
+    // the domain is empty (domain_witness in proofs/engine/engine.h).
+    std::map<std::string, std::uint64_t> witness;
 };
 
 // Whether A is a concrete arithmetic (a search case's trace runs only there).
@@ -586,7 +590,7 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             for (const auto &d : ex.domain())
                 s.add(d);
             z3::check_result dr = z3::sat;
-            z3::solver &ds = domain_witness(in, ex.domain()) ? s : ask(s, dr);
+            z3::solver &ds = domain_witness(in, ex.domain(), cs.witness) ? s : ask(s, dr);
             if (opt.fault_empty_domain.at(case_no, attempt.no))
                 dr = z3::unsat; // a test's stand-in for a solver that went wrong
             const bool confirmed = dr == z3::unsat;
@@ -656,11 +660,11 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
 
             // Traced: the explorer's share of the case (its feasibility checks).
             const auto te = trace_cases ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-            const std::size_t f0 = ex.stats().feasibility_checks;
+            const std::size_t f0 = ex.stats().feasibility_checks, s0 = ex.stats().settled;
             auto paths = ex.explore(run);
             if (trace_cases)
-                std::fprintf(stderr, "  explored: %zu feasibility checks, %.3f s\n",
-                             ex.stats().feasibility_checks - f0,
+                std::fprintf(stderr, "  explored: %zu feasibility checks, %zu settled by the domain, %.3f s\n",
+                             ex.stats().feasibility_checks - f0, ex.stats().settled - s0,
                              std::chrono::duration<double>(std::chrono::steady_clock::now() - te).count());
             res.paths += paths.size();
             if (ex.path_limit_hit()) {
@@ -668,6 +672,14 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
                 res.reason = "path limit reached in case " + cs.label;
                 return finish();
             }
+            // Every check of every path in one short query first: unsat
+            // proves them all.  Otherwise (a model, or no answer within the
+            // leash) each check is asked alone, in order, which finds the
+            // first one that fails and gives it the full timeout.
+            z3::expr_vector any_fails(ctx);
+            for (const auto &pa : paths)
+                if (!pa.value.checks.empty())
+                    any_fails.push_back(pa.pc && !all_hold(pa.value.checks, ctx));
             if (enc == model::Encoding::integer) {
                 // Are the integer terms the machine's on every path?
                 // One obligation term can be recorded on several paths; it
@@ -698,6 +710,9 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
                     const Recorded &o = where.at(id);
                     any_inexact.push_back(z3::mk_or(o.pcs) && !o.holds);
                 }
+                // (Asking the obligations and the checks in one short query
+                // was slower: on v4.12's pelt.util_bounded it missed the
+                // leash where the two apart answer in time.)
                 const bool all_exact = batch && !order.empty() && quick_unsat(s, z3::mk_or(any_inexact));
                 for (unsigned id : order) {
                     if (all_exact)
@@ -723,14 +738,6 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             // The map holds the term itself: an id is unique only while its
             // AST lives, and a freed one may be given to another term.
             std::unordered_map<unsigned, std::pair<z3::expr, bool>> domain_answer;
-            // Every check of every path in one short query first: unsat
-            // proves them all.  Otherwise (a model, or no answer within the
-            // leash) each check is asked alone, in order, which finds the
-            // first one that fails and gives it the full timeout.
-            z3::expr_vector any_fails(ctx);
-            for (const auto &pa : paths)
-                if (!pa.value.checks.empty())
-                    any_fails.push_back(pa.pc && !all_hold(pa.value.checks, ctx));
             // On bit-vectors the short query rarely answers and only adds its
             // leash to every case (idlebal's no_overflow, avg_idle_no_jump):
             // there the checks go one by one at once.
