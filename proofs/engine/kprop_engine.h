@@ -672,14 +672,6 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
                 res.reason = "path limit reached in case " + cs.label;
                 return finish();
             }
-            // Every check of every path in one short query first: unsat
-            // proves them all.  Otherwise (a model, or no answer within the
-            // leash) each check is asked alone, in order, which finds the
-            // first one that fails and gives it the full timeout.
-            z3::expr_vector any_fails(ctx);
-            for (const auto &pa : paths)
-                if (!pa.value.checks.empty())
-                    any_fails.push_back(pa.pc && !all_hold(pa.value.checks, ctx));
             if (enc == model::Encoding::integer) {
                 // Are the integer terms the machine's on every path?
                 // One obligation term can be recorded on several paths; it
@@ -710,9 +702,9 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
                     const Recorded &o = where.at(id);
                     any_inexact.push_back(z3::mk_or(o.pcs) && !o.holds);
                 }
-                // (Asking the obligations and the checks in one short query
-                // was slower: on v4.12's pelt.util_bounded it missed the
-                // leash where the two apart answer in time.)
+                // (Asking the obligations and the checks below in one short
+                // query was slower: on v4.12's pelt.util_bounded it missed
+                // the leash where the two apart answer in time.)
                 const bool all_exact = batch && !order.empty() && quick_unsat(s, z3::mk_or(any_inexact));
                 for (unsigned id : order) {
                     if (all_exact)
@@ -738,6 +730,14 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             // The map holds the term itself: an id is unique only while its
             // AST lives, and a freed one may be given to another term.
             std::unordered_map<unsigned, std::pair<z3::expr, bool>> domain_answer;
+            // Every check of every path in one short query first: unsat
+            // proves them all.  Otherwise (a model, or no answer within the
+            // leash) each check is asked alone, in order, which finds the
+            // first one that fails and gives it the full timeout.
+            z3::expr_vector any_fails(ctx);
+            for (const auto &pa : paths)
+                if (!pa.value.checks.empty())
+                    any_fails.push_back(pa.pc && !all_hold(pa.value.checks, ctx));
             // On bit-vectors the short query rarely answers and only adds its
             // leash to every case (idlebal's no_overflow, avg_idle_no_jump):
             // there the checks go one by one at once.
