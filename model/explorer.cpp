@@ -16,12 +16,29 @@ Explorer &current() {
 z3::context &current_ctx() { return current().ctx(); }
 Encoding current_encoding() { return current().encoding(); }
 void record_obligation(const z3::expr &holds, const std::string &what) { current().oblige(holds, what); }
+void record_obligation(const z3::expr &term, const z3::expr &holds, const std::string &what) {
+    current().oblige(holds, what, term);
+}
 bool modular_wraps() { return current().modular_wraps(); }
 z3::expr select_wrap(const z3::expr &wraps, const z3::expr &wrapped, const z3::expr &plain) {
     return current().select_wrap(wraps, wrapped, plain);
 }
 bool decide(const z3::expr &cond) { return current().decide(cond); }
 unsigned concretize(const z3::expr &v, unsigned lo, unsigned hi) { return current().concretize(v, lo, hi); }
+
+std::unordered_set<unsigned> subterm_ids(const std::vector<z3::expr> &roots) {
+    std::unordered_set<unsigned> seen;
+    std::vector<z3::expr> todo(roots);
+    while (!todo.empty()) {
+        z3::expr e = todo.back();
+        todo.pop_back();
+        if (!seen.insert(e.id()).second || !e.is_app())
+            continue;
+        for (unsigned i = 0; i < e.num_args(); ++i)
+            todo.push_back(e.arg(i));
+    }
+    return seen;
+}
 
 z3::expr int_pow2(unsigned k) {
     // 2^k for k <= 64 as decimal text: int_val(uint64_t) cannot hold 2^64.
@@ -109,6 +126,7 @@ void Explorer::begin_run() {
     trail_.clear();
     pc_ = z3::expr_vector(ctx_);
     obligations_.clear();
+    uses_.clear();
     taken_.clear();
     running_ = true;
     ++stats_.runs;
@@ -141,6 +159,8 @@ z3::check_result Explorer::check_with(const z3::expr &c) {
 bool Explorer::decide(const z3::expr &cond) {
     if (!running_)
         throw std::logic_error("symbolic branch outside an exploration");
+    if (enc_ == Encoding::integer)
+        uses_.push_back(cond);
     z3::expr c = cond.simplify();
     if (c.is_true())
         return true;
@@ -196,6 +216,8 @@ bool Explorer::decide(const z3::expr &cond) {
 }
 
 unsigned Explorer::concretize(const z3::expr &v, unsigned lo, unsigned hi) {
+    if (enc_ == Encoding::integer)
+        uses_.push_back(v);
     z3::expr s = v.simplify();
     if (!s.is_numeral() && !fixed_terms_.empty()) {
         const z3::expr k = settle(s);
@@ -247,6 +269,7 @@ unsigned Explorer::concretize(const z3::expr &v, unsigned lo, unsigned hi) {
 }
 
 z3::expr Explorer::select_wrap(const z3::expr &wraps, const z3::expr &wrapped, const z3::expr &plain) {
+    uses_.push_back(wraps);
     const z3::expr w = wraps.simplify();
     if (w.is_true())
         return wrapped;
@@ -267,11 +290,11 @@ z3::expr Explorer::select_wrap(const z3::expr &wraps, const z3::expr &wrapped, c
     return side == 0 ? plain : side == 1 ? wrapped : z3::ite(w, wrapped, plain);
 }
 
-void Explorer::oblige(const z3::expr &holds, const std::string &what) {
+void Explorer::oblige(const z3::expr &holds, const std::string &what, const std::optional<z3::expr> &term) {
     z3::expr h = holds.simplify();
     if (h.is_true())
         return;
-    obligations_.push_back(Obligation{path_condition(), h, what});
+    obligations_.push_back(Obligation{path_condition(), h, what, term});
 }
 
 } // namespace sc::model

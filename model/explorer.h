@@ -16,10 +16,12 @@
 #include "model/sym.h"
 
 #include <cstddef>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -29,18 +31,34 @@ struct Obligation {
     z3::expr pc;    // path condition at the operation
     z3::expr holds; // what must be true there
     std::string what;
+    // The value the operation produced, when the obligation is about its
+    // exactness: it matters only if that term is read (see Path::uses).
+    // None: the obligation always matters.
+    std::optional<z3::expr> term;
 };
 
 template <class R> struct Path {
     z3::expr pc;
     R value;
     std::vector<Obligation> obligations;
+    // In the integer encoding, every term the path's control flow read, as
+    // the code built it (before any simplification): branch conditions,
+    // also those that folded to a constant or that the domain settled,
+    // concretised values (shift counts, table indices) and the wrap tests
+    // of modular operations.  With the result's own terms (a property's
+    // checks), these are all that the path's verdict reads.
+    std::vector<z3::expr> uses;
 };
 
 struct ExplorerStats {
     std::size_t runs = 0, feasibility_checks = 0, unknown_checks = 0, forced = 0, forks = 0;
     std::size_t settled = 0; // branches and concretisations decided by the domain's fixed terms
 };
+
+// The ids of `roots` and of all their subterms: what a path reads, for
+// telling which of its obligations matter.  Z3 shares equal subterms, so a
+// term built twice is found either way (which can only keep more).
+std::unordered_set<unsigned> subterm_ids(const std::vector<z3::expr> &roots);
 
 class Explorer {
   public:
@@ -105,7 +123,7 @@ class Explorer {
             begin_run();
             try {
                 R v = f();
-                paths.push_back(Path<R>{path_condition(), std::move(v), std::move(obligations_)});
+                paths.push_back(Path<R>{path_condition(), std::move(v), std::move(obligations_), std::move(uses_)});
             } catch (const infeasible_path &) {
                 // Both sides of a branch were unsat: the prefix itself was
                 // infeasible (possible only after an "unknown"); drop it.
@@ -132,7 +150,7 @@ class Explorer {
     // Called through the thread-local hooks in sym.h.
     bool decide(const z3::expr &cond);
     unsigned concretize(const z3::expr &v, unsigned lo, unsigned hi);
-    void oblige(const z3::expr &holds, const std::string &what);
+    void oblige(const z3::expr &holds, const std::string &what, const std::optional<z3::expr> &term = {});
 
   private:
     struct infeasible_path {};
@@ -152,6 +170,7 @@ class Explorer {
     z3::expr_vector pc_;
     z3::expr_vector fixed_terms_, fixed_values_; // this case's "term == constant" assumptions
     std::vector<Obligation> obligations_;
+    std::vector<z3::expr> uses_; // this run's Path::uses
     std::vector<bool> prefix_, trail_;
     std::set<unsigned> taken_;          // ids of the conditions taken on this path
     std::size_t pos_ = 0;

@@ -33,6 +33,9 @@ Explorer &current();          // the explorer running on this thread
 z3::context &current_ctx();
 Encoding current_encoding();
 void record_obligation(const z3::expr &holds, const std::string &what);
+// The same about the exactness of one computed term: it matters only where
+// that term is read (Path::uses, a property's checks).
+void record_obligation(const z3::expr &term, const z3::expr &holds, const std::string &what);
 bool modular_wraps(); // see Explorer::set_modular_wraps
 z3::expr select_wrap(const z3::expr &wraps, const z3::expr &wrapped, const z3::expr &plain);
 bool decide(const z3::expr &cond);
@@ -160,13 +163,13 @@ template <unsigned W, bool S> struct Word {
                       : select_wrap(o.e < 0, o.e + int_pow2(W), o.e);
                 return;
             }
-            record_obligation(in_range(o.e), what);
+            record_obligation(o.e, in_range(o.e), what);
             return;
         }
         if constexpr (W < W2) {
             e = o.e.extract(W - 1, 0);
             z3::expr back = S ? z3::sext(e, W2 - W) : z3::zext(e, W2 - W);
-            record_obligation(back == o.e, what);
+            record_obligation(e, back == o.e, what);
         } else if constexpr (W > W2) {
             e = S2 ? z3::sext(o.e, W - W2) : z3::zext(o.e, W - W2);
         }
@@ -214,28 +217,31 @@ template <unsigned W, bool S> struct Word {
             z3::expr ok = z3::bvadd_no_overflow(a.e, b.e, S);
             if (S)
                 ok = ok && z3::bvadd_no_underflow(a.e, b.e);
-            record_obligation(ok, op("addition"));
-            return Word(a.e + b.e);
+            z3::expr r = a.e + b.e;
+            record_obligation(r, ok, op("addition"));
+            return Word(r);
         }
         z3::expr r = a.e + b.e;
         // Modular wraps: two unsigned words sum to below 2^(W+1), so one
         // subtraction of 2^W gives the machine's sum.
         if (!S && modular_wraps())
             return Word(select_wrap(r > max_int(), r - int_pow2(W), r));
-        record_obligation(S ? in_range(r) : r <= max_int(), op("addition"));
+        record_obligation(r, S ? in_range(r) : r <= max_int(), op("addition"));
         return Word(r);
     }
     friend Word operator-(const Word &a, const Word &b) {
         if (bv()) {
-            record_obligation(S ? z3::bvsub_no_overflow(a.e, b.e) && z3::bvsub_no_underflow(a.e, b.e, true)
+            z3::expr r = a.e - b.e;
+            record_obligation(r,
+                              S ? z3::bvsub_no_overflow(a.e, b.e) && z3::bvsub_no_underflow(a.e, b.e, true)
                                 : z3::ule(b.e, a.e),
                               op("subtraction"));
-            return Word(a.e - b.e);
+            return Word(r);
         }
         z3::expr r = a.e - b.e;
         if (!S && modular_wraps())
             return Word(select_wrap(r < 0, r + int_pow2(W), r));
-        record_obligation(S ? in_range(r) : r >= 0, op("subtraction"));
+        record_obligation(r, S ? in_range(r) : r >= 0, op("subtraction"));
         return Word(r);
     }
     friend Word operator*(const Word &a, const Word &b) {
@@ -243,11 +249,12 @@ template <unsigned W, bool S> struct Word {
             z3::expr ok = z3::bvmul_no_overflow(a.e, b.e, S);
             if (S)
                 ok = ok && z3::bvmul_no_underflow(a.e, b.e);
-            record_obligation(ok, op("multiplication"));
-            return Word(a.e * b.e);
+            z3::expr r = a.e * b.e;
+            record_obligation(r, ok, op("multiplication"));
+            return Word(r);
         }
         z3::expr r = a.e * b.e;
-        record_obligation(S ? in_range(r) : r <= max_int(), op("multiplication"));
+        record_obligation(r, S ? in_range(r) : r <= max_int(), op("multiplication"));
         return Word(r);
     }
     // Division and remainder truncate toward zero, as in C.
@@ -298,13 +305,13 @@ template <unsigned W, bool S> struct Word {
         if (bv()) {
             record_obligation(z3::ult(b.e, lit(W)), op("shift count"));
             z3::expr r = z3::shl(a.e, b.e);
-            record_obligation((S ? z3::ashr(r, b.e) : z3::lshr(r, b.e)) == a.e, op("left shift"));
+            record_obligation(r, (S ? z3::ashr(r, b.e) : z3::lshr(r, b.e)) == a.e, op("left shift"));
             return Word(r);
         }
         record_obligation(b.e >= 0 && b.e < static_cast<int>(W), op("shift count"));
         unsigned k = concretize(b.e, 0, W - 1);
         z3::expr r = a.e * int_pow2(k);
-        record_obligation(S ? in_range(r) : r <= max_int(), op("left shift"));
+        record_obligation(r, S ? in_range(r) : r <= max_int(), op("left shift"));
         return Word(r);
     }
 
@@ -324,8 +331,9 @@ template <unsigned W, bool S> struct Word {
             return Word(-a.e);
         }
         if (S) {
-            record_obligation(a.e != min_int(), op("negation"));
-            return Word(-a.e);
+            z3::expr r = -a.e;
+            record_obligation(r, a.e != min_int(), op("negation"));
+            return Word(r);
         }
         return Word(z3::ite(a.e == 0, a.e, int_pow2(W) - a.e));
     }
@@ -469,7 +477,7 @@ inline Word<64, false> mul_u64_u32_shr_term(const Word<64, false> &a, const Word
         return W64(z3::lshr(p, current_ctx().bv_val(shift, 128)).extract(63, 0));
     }
     z3::expr r = (a.e * mul.e) / int_pow2(shift);
-    record_obligation(r <= W64::max_int(), "mul_u64_u32_shr result fits in 64 bits");
+    record_obligation(r, r <= W64::max_int(), "mul_u64_u32_shr result fits in 64 bits");
     return W64(r);
 }
 // The same on the 128-bit words of a double-width run: the product is

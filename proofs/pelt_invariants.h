@@ -171,10 +171,15 @@ template <class A> typename A::u64 weighted_bound(const typename A::uint &pc, co
 
 // The auxiliary invariant of the state invariants: every sum within its
 // bound, as checks after a step and as requirements on the state before.
-template <class I, class A> void sum_bound_checks(KOut<A> &o, const pelt::sched_avg<A> &sa) {
+// A property of util_avg alone needs util_sum's only (`util_only`): no
+// check or branch of it reads the other sums, so whether they wrap does
+// not matter to it (the engine asks the no-wrap obligations of read terms
+// only).
+template <class I, class A> void sum_bound_checks(KOut<A> &o, const pelt::sched_avg<A> &sa, bool util_only = false) {
     using u64 = typename A::u64;
     const typename A::boolean t(true);
-    if constexpr (I::shape >= version::v6_1) {
+    if (util_only) {
+    } else if constexpr (I::shape >= version::v6_1) {
         o.checks.push_back(le<A>("load_sum within the auxiliary bound", t, "load_sum", sa.load_sum,
                                  "unit_bound(period_contrib)", unit_bound<A>(sa.period_contrib)));
         o.checks.push_back(le<A>("runnable_sum within the auxiliary bound", t, "runnable_sum", sa.runnable_sum,
@@ -187,9 +192,10 @@ template <class I, class A> void sum_bound_checks(KOut<A> &o, const pelt::sched_
     o.checks.push_back(le<A>("util_sum within the auxiliary bound", t, "util_sum", u64(sa.util_sum),
                              "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
 }
-template <class I, class A> void require_sum_bounds(auto &in, const pelt::sched_avg<A> &sa0) {
+template <class I, class A> void require_sum_bounds(auto &in, const pelt::sched_avg<A> &sa0, bool util_only = false) {
     using u64 = typename A::u64;
-    if constexpr (I::shape >= version::v6_1) {
+    if (util_only) {
+    } else if constexpr (I::shape >= version::v6_1) {
         in.require(sa0.load_sum <= unit_bound<A>(sa0.period_contrib), "load_sum within the bound (auxiliary)");
         in.require(sa0.runnable_sum <= scaled_bound<A>(sa0.period_contrib),
                    "runnable_sum within the bound (auxiliary)");
@@ -200,7 +206,9 @@ template <class I, class A> void require_sum_bounds(auto &in, const pelt::sched_
     in.require(u64(sa0.util_sum) <= scaled_bound<A>(sa0.period_contrib), "util_sum within the bound (auxiliary)");
 }
 // The auxiliary invariant as the domain texts state it.
-template <class I> std::string sum_bounds_text() {
+template <class I> std::string sum_bounds_text(bool util_only = false) {
+    if (util_only)
+        return "util_sum <= ((47742 - 1024 + period_contrib) << 10) + 47742";
     return std::string(I::shape >= version::v6_1 ? "load_sum <= 47742 - 1024 + period_contrib, runnable_sum, util_sum"
                                                  : "load_sum <= 88761 * (47742 - 1024 + period_contrib + 47), util_sum") +
            " <= ((47742 - 1024 + period_contrib) << 10) + 47742";
@@ -532,7 +540,6 @@ struct UtilBounded {
                " <= 1024 and the auxiliary invariant (proved with it) util_sum" +
                (I::shape >= version::v6_1 ? ", runnable_sum" : "") +
                " <= ((47742 - 1024 + period_contrib) << 10) + 47742" +
-               (I::shape == version::v4_12 ? " and load_sum <= 88761 * (47742 - 1024 + period_contrib + 47)" : "") +
                ", other fields over their machine range, one task update (on_rq, running in {0, 1}, weight "
                "15..88761, 0 <= now - last_update_time < 2^63) taken in its halves ___update_load_sum() and "
                "___update_load_avg()" +
@@ -587,8 +594,6 @@ struct UtilBounded {
             return [=]() {
                 KOut<A> o;
                 inv(o, pelt::sched_avg<A>{});
-                if constexpr (I::shape == version::v4_12)
-                    sum_bound_checks<I, A>(o, pelt::sched_avg<A>{});
                 return o;
             };
         }
@@ -613,20 +618,16 @@ struct UtilBounded {
             };
         }
         const TaskStep<A> st = any_task_step<A>(in, sa0);
-        const bool split = c.kind >= CROSSING;
-        if (split) {
-            // The integer encoding needs load_sum bounded too (else its
-            // addition may wrap): its bound joins the auxiliary invariant.
-            require_sum_bounds<I, A>(in, sa0);
+        // load_sum needs no bound here: no check and no branch reads it, so
+        // the engine does not ask whether its (weighted, on v4.12) sum
+        // wraps in the integer encoding.
+        if (c.kind >= CROSSING)
             require_crossing<A>(in, sa0, st, crossing_k(c.kind));
-        }
         return [=]() {
             pelt::sched_avg<A> sa = sa0;
             KOut<A> o;
             sums_half<I, A>(sa, st);
             inv(o, sa);
-            if (split)
-                sum_bound_checks<I, A>(o, sa);
             show(o, sa0, "before");
             o.shown.push_back({"now - last_update_time", st.delta_ns});
             show(o, sa, "after");
@@ -642,9 +643,8 @@ struct UtilBounded {
 // invariant (proved with it) load_sum <= unit_bound(period_contrib) on 6.x,
 // where load_sum counts runnable units and load_avg = weight * load_sum /
 // divider, and load_sum <= weighted_bound(period_contrib, weight) on
-// v4.12, where load_sum is weighted and load_avg = load_sum / LOAD_AVG_MAX;
-// the bounds of the other sums (sum_bound_checks) join it, so that no
-// addition or average wraps in the integer encoding.
+// v4.12, where load_sum is weighted and load_avg = load_sum / LOAD_AVG_MAX.
+// The other sums are unbounded: no check or branch reads them.
 struct LoadBounded {
     static constexpr const char *id = "pelt.load_bounded";
     static constexpr bool integer_first = false;
@@ -659,9 +659,8 @@ struct LoadBounded {
                            "at first_us = 0..1023 units, then every 1024 units up to 1024 times, and from 0 every "
                            "1025, 1026, 1030, 1050 or 1100 units up to 4096 times; induction: every state "
                            "with load_avg <= weight and the auxiliary invariant (proved with it) ") +
-               // 6.x: the shared sum bounds already hold load_sum's own.
-               (I::shape >= version::v6_1 ? "" : "load_sum <= weight * (47742 - 1024 + period_contrib + 47) and ") +
-               sum_bounds_text<I>() +
+               (I::shape >= version::v6_1 ? "load_sum <= 47742 - 1024 + period_contrib"
+                                          : "load_sum <= weight * (47742 - 1024 + period_contrib + 47)") +
                ", other fields over their machine range, one task update (on_rq, running in {0, 1}, 0 <= now - "
                "last_update_time < 2^63) taken in its halves ___update_load_sum() and ___update_load_avg(), the "
                "sums' half split by the boundaries crossed (0..2016, more); base case: the zero sched_avg";
@@ -707,22 +706,18 @@ struct LoadBounded {
                 return weighted_bound<A>(sa.period_contrib, w);
         };
         // The property and the auxiliary invariant, as checks after a step
-        // and as requirements on the state before it.  Every sum's bound
-        // is in it (sum_bound_checks): else an addition may wrap in the
-        // integer encoding, and on ilp32 runnable_avg = runnable_sum /
-        // divider may not fit its unsigned long, which sends the averages'
-        // half to bit-vectors, where weight * load_sum / divider is not
-        // decided.
+        // and as requirements on the state before it.  The other sums need
+        // no bound: nothing this property reads depends on them, so the
+        // engine does not ask whether they wrap in the integer encoding
+        // (their sums and averages are left out of the query).
         auto inv = [=](KOut<A> &o, const pelt::sched_avg<A> &sa, const typename A::ulong &w) {
             property(o, sa, w);
             o.checks.push_back(le<A>("load_sum within the auxiliary bound", typename A::boolean(true), "load_sum",
                                      sa.load_sum, "the bound", bound(sa, w)));
-            sum_bound_checks<I, A>(o, sa);
         };
         auto assume = [&](const pelt::sched_avg<A> &sa0, const typename A::ulong &w) {
             in.require(sa0.load_avg <= w, "load_avg <= weight");
             in.require(sa0.load_sum <= bound(sa0, w), "load_sum within the bound (auxiliary)");
-            require_sum_bounds<I, A>(in, sa0);
         };
         if (c.kind == BASE) {
             const auto w = in.template var<typename A::ulong>("weight", NICE_0_WEIGHT_MIN, NICE_WEIGHT_MAX);
@@ -1043,7 +1038,7 @@ struct RunningConverges {
                            "to 1024 times, util_avg checked from 1000 ms on; induction: every state with "
                            "P = ((47742 - 1024 + period_contrib) << 10) - util_sum and the auxiliary invariant "
                            "(proved with it) ") +
-               sum_bounds_text<I>() + ", other fields over their machine range; one "
+               sum_bounds_text<I>(true) + ", other fields over their machine range; one "
                "update crossing k = 0..1024 period boundaries (0 <= now - last_update_time < 2^63), the sums' half "
                "___update_load_sum() for k >= 1: P' <= y^k max(P, 0) + (1026 if k < 32, else 2050), y^k rounded "
                "up; k = 0, the whole update: P' <= max(P, 0), util_avg' >= min(util_avg, 1022); "
@@ -1105,12 +1100,12 @@ struct RunningConverges {
             in.template var<u64>("unused", 0, 0);
             return [=]() {
                 KOut<A> o;
-                sum_bound_checks<I, A>(o, pelt::sched_avg<A>{});
+                sum_bound_checks<I, A>(o, pelt::sched_avg<A>{}, true);
                 return o;
             };
         }
         const pelt::sched_avg<A> sa0 = any_avg<A>(in);
-        require_sum_bounds<I, A>(in, sa0);
+        require_sum_bounds<I, A>(in, sa0, true);
         if (c.kind == STEP_AVGS) {
             const auto w = in.template var<ulong>("weight", NICE_0_WEIGHT_MIN, NICE_WEIGHT_MAX);
             in.require(deficit<A>(sa0) <= u64(running::P_FULL), "max(P, 0) <= 2 * 46718");
@@ -1120,7 +1115,7 @@ struct RunningConverges {
                 KOut<A> o;
                 o.checks.push_back(le<A>("util_avg >= 1022 from a deficit <= 2 * 46718", t, "1022",
                                          u64(running::UTIL_FULL_MIN), "util_avg", sa.util_avg));
-                sum_bound_checks<I, A>(o, sa);
+                sum_bound_checks<I, A>(o, sa, true);
                 show<A>(o, sa0, "before");
                 show<A>(o, sa, "after");
                 return o;
@@ -1150,7 +1145,7 @@ struct RunningConverges {
                                          fmt::format("util_sum' + ((max(P, 0) * {}) >> 32) + {}", y, e),
                                          u64(sa.util_sum) + ((p0 * u64(y)) >> 32) + u64(e)));
             }
-            sum_bound_checks<I, A>(o, sa);
+            sum_bound_checks<I, A>(o, sa, true);
             show<A>(o, sa0, "before");
             o.shown.push_back({"now - last_update_time", st.delta_ns});
             show<A>(o, sa, "after");

@@ -310,6 +310,62 @@ TEST_CASE("explorer: a term the domain fixes settles branches and shift counts w
     }
 }
 
+// What a path reads decides which of its obligations matter: the engine
+// leaves out the obligation of a term that no branch and no check reads.
+// A branch must count even where it folds to a constant or the domain
+// settles it, or the integer encoding could hide a machine wrap: in
+// integers x + 1 > x is true, in 32 bits it is false at x = 2^32 - 1.
+TEST_CASE("explorer: a path's uses hold every term its control flow read, folded and settled ones too",
+          "[explorer][obligations]") {
+    z3::context ctx;
+    m::Explorer ex(ctx, m::Encoding::integer, kTimeoutMs);
+    z3::expr xe = ctx.int_const("x"), ye = ctx.int_const("y"), ze = ctx.int_const("z");
+    ex.assume(full_range(ctx, xe, 32));
+    ex.assume(full_range(ctx, ye, 32));
+    ex.assume(full_range(ctx, ze, 32));
+    ex.assume(ze / 1024 == 3); // a fixed term: settles what reads it
+    m::Sym<32> x(xe), y(ye), z(ze);
+    auto paths = ex.explore([&]() -> m::Sym<32> {
+        const m::Sym<32> unread = y + y; // wraps for y >= 2^31; nothing reads it
+        (void)unread;
+        const m::Sym<32> shift = (z >> 10) + m::Sym<32>(1); // 4, settled
+        if (x + 1 > x)                                       // folds to true
+            return m::Sym<32>(1u << 20) >> shift;
+        return m::Sym<32>(0);
+    });
+    REQUIRE(paths.size() == 1);
+    CHECK(ex.stats().feasibility_checks == 0);
+    CHECK(as_u64(paths[0].value.e.simplify()) == (1u << 20) >> 4);
+    const auto ids = m::subterm_ids(paths[0].uses);
+    const z3::expr x1 = xe + ctx.int_val(1), yy = ye + ye, shift = ze / ctx.int_val(1024) + ctx.int_val(1);
+    CHECK(ids.count(x1.id()) == 1);    // the folded branch
+    CHECK(ids.count(shift.id()) == 1); // the settled shift count
+    CHECK(ids.count(yy.id()) == 0);
+    // One obligation per addition, each naming its term; the read one can
+    // fail (x = 2^32 - 1), so leaving out the unread one is the only saving.
+    // The symbolic shift count's own obligation (below 32) names no term:
+    // it is always asked.
+    std::set<unsigned> terms;
+    for (const m::Obligation &ob : paths[0].obligations) {
+        if (!ob.term) {
+            CHECK(ob.what == "32-bit shift count");
+            continue;
+        }
+        terms.insert(ob.term->id());
+        if (ob.term->id() == x1.id())
+            CHECK(sat_with(ctx, ex.domain(), ob.pc && !ob.holds));
+    }
+    CHECK(terms == std::set<unsigned>{x1.id(), yy.id(), shift.id()});
+    // An obligation about no term (a precondition) has no term to test.
+    auto pre = ex.explore([&]() -> int {
+        m::record_obligation((x < m::Sym<32>(1024)).e, "a precondition");
+        return 0;
+    });
+    REQUIRE(pre.size() == 1);
+    REQUIRE(pre[0].obligations.size() == 1);
+    CHECK(!pre[0].obligations[0].term.has_value());
+}
+
 // ---------------------------------------------------------------------------
 // Obligations and encodings
 // ---------------------------------------------------------------------------

@@ -685,8 +685,22 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
                 };
                 std::map<unsigned, Recorded> where;
                 std::vector<unsigned> order;
-                for (const auto &pa : paths)
+                std::size_t unread = 0;
+                for (const auto &pa : paths) {
+                    // Only the terms the path reads need to be the
+                    // machine's: its control flow (Path::uses) and its
+                    // checks.  A wrap in a term neither reaches (v4.12's
+                    // weighted load_sum, for a property of util_avg) changes
+                    // no answer of this case, so its obligation is not asked.
+                    std::vector<z3::expr> read = pa.uses;
+                    for (const auto &chk : pa.value.checks)
+                        read.push_back(check_holds(chk));
+                    const auto ids = model::subterm_ids(read);
                     for (const auto &ob : pa.obligations) {
+                        if (ob.term && !ids.count(ob.term->id())) {
+                            ++unread;
+                            continue;
+                        }
                         auto it = where.find(ob.holds.id());
                         if (it == where.end()) {
                             it = where.emplace(ob.holds.id(), Recorded{ob.holds, z3::expr_vector(ctx), ob.what}).first;
@@ -694,6 +708,9 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
                         }
                         it->second.pcs.push_back(pa.pc);
                     }
+                }
+                if (trace_cases && unread)
+                    std::fprintf(stderr, "  %zu obligations on terms no check or branch reads, not asked\n", unread);
                 // All of them in one short query first: unsat there settles
                 // every obligation at once (the disjunction has no model iff
                 // none of its members has); otherwise each is asked alone.
