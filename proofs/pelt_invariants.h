@@ -178,30 +178,32 @@ template <class A> typename A::u64 weighted_bound(const typename A::uint &pc, co
 template <class I, class A> void sum_bound_checks(KOut<A> &o, const pelt::sched_avg<A> &sa, bool util_only = false) {
     using u64 = typename A::u64;
     const typename A::boolean t(true);
-    if (util_only) {
-    } else if constexpr (I::shape >= version::v6_1) {
-        o.checks.push_back(le<A>("load_sum within the auxiliary bound", t, "load_sum", sa.load_sum,
-                                 "unit_bound(period_contrib)", unit_bound<A>(sa.period_contrib)));
-        o.checks.push_back(le<A>("runnable_sum within the auxiliary bound", t, "runnable_sum", sa.runnable_sum,
-                                 "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
-    } else {
-        o.checks.push_back(le<A>("load_sum within the auxiliary bound", t, "load_sum", sa.load_sum,
-                                 "weighted_bound(period_contrib, 88761)",
-                                 weighted_bound<A>(sa.period_contrib, typename A::ulong(NICE_WEIGHT_MAX))));
+    if (!util_only) {
+        if constexpr (I::shape >= version::v6_1) {
+            o.checks.push_back(le<A>("load_sum within the auxiliary bound", t, "load_sum", sa.load_sum,
+                                     "unit_bound(period_contrib)", unit_bound<A>(sa.period_contrib)));
+            o.checks.push_back(le<A>("runnable_sum within the auxiliary bound", t, "runnable_sum", sa.runnable_sum,
+                                     "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
+        } else {
+            o.checks.push_back(le<A>("load_sum within the auxiliary bound", t, "load_sum", sa.load_sum,
+                                     "weighted_bound(period_contrib, 88761)",
+                                     weighted_bound<A>(sa.period_contrib, typename A::ulong(NICE_WEIGHT_MAX))));
+        }
     }
     o.checks.push_back(le<A>("util_sum within the auxiliary bound", t, "util_sum", u64(sa.util_sum),
                              "scaled_bound(period_contrib)", scaled_bound<A>(sa.period_contrib)));
 }
 template <class I, class A> void require_sum_bounds(auto &in, const pelt::sched_avg<A> &sa0, bool util_only = false) {
     using u64 = typename A::u64;
-    if (util_only) {
-    } else if constexpr (I::shape >= version::v6_1) {
-        in.require(sa0.load_sum <= unit_bound<A>(sa0.period_contrib), "load_sum within the bound (auxiliary)");
-        in.require(sa0.runnable_sum <= scaled_bound<A>(sa0.period_contrib),
-                   "runnable_sum within the bound (auxiliary)");
-    } else {
-        in.require(sa0.load_sum <= weighted_bound<A>(sa0.period_contrib, typename A::ulong(NICE_WEIGHT_MAX)),
-                   "load_sum within the bound (auxiliary)");
+    if (!util_only) {
+        if constexpr (I::shape >= version::v6_1) {
+            in.require(sa0.load_sum <= unit_bound<A>(sa0.period_contrib), "load_sum within the bound (auxiliary)");
+            in.require(sa0.runnable_sum <= scaled_bound<A>(sa0.period_contrib),
+                       "runnable_sum within the bound (auxiliary)");
+        } else {
+            in.require(sa0.load_sum <= weighted_bound<A>(sa0.period_contrib, typename A::ulong(NICE_WEIGHT_MAX)),
+                       "load_sum within the bound (auxiliary)");
+        }
     }
     in.require(u64(sa0.util_sum) <= scaled_bound<A>(sa0.period_contrib), "util_sum within the bound (auxiliary)");
 }
