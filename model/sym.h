@@ -254,6 +254,13 @@ template <unsigned W, bool S> struct Word {
             return Word(r);
         }
         z3::expr r = a.e * b.e;
+        // Modular wraps, for a product by a constant c: the exact product is
+        // below c * 2^W and the machine keeps it mod 2^W, which is linear (a
+        // division by a numeral).  s64 * unsigned long scales a negative
+        // difference this way on purpose (6.1's prev_eff_load).  A product
+        // of two unknowns stays an obligation.
+        if (!S && modular_wraps() && (a.e.is_numeral() || b.e.is_numeral()))
+            return Word(select_wrap(r > max_int(), z3::mod(r, int_pow2(W)), r));
         record_obligation(r, S ? in_range(r) : r <= max_int(), op("multiplication"));
         return Word(r);
     }

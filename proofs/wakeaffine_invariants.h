@@ -582,6 +582,7 @@ struct NoOverflow {
     // Each check restates an operation's operands from the inputs, so the
     // input ranges often settle it without the path's conditions.
     static constexpr bool domain_first = true;
+    static constexpr bool modular_wraps = true;
     // The paths of a sync wake-up carry the products of both effective
     // loads in their conditions: their checks are asked together first.
     static constexpr bool path_batch = true;
@@ -608,7 +609,11 @@ struct NoOverflow {
     // The corner of a case at load L: every load L, capacities 1024,
     // imbalance_pct 200, one task running, every other input at the bottom
     // of its range.
-    template <class I, class C> static std::map<std::string, std::uint64_t> corner(const KCase &cs, std::uint64_t L) {
+    // 6.1's second corner (spread) puts each task's cfs_rq load_avg at 0:
+    // task_h_load() is then load_avg * h_load, up to L^2, where at L it is
+    // about L.
+    template <class I, class C>
+    static std::map<std::string, std::uint64_t> corner(const KCase &cs, std::uint64_t L, bool spread = false) {
         ConcreteInputs probe({});
         (void)build<I, C>(probe, cs);
         auto vals = probe.values();
@@ -616,7 +621,7 @@ struct NoOverflow {
             if (is_load_name(n))
                 // task_h_load()'s divisor cfs_rq load_avg + 1 stays below
                 // ULONG_MAX + 1 (its input range).
-                x = n.find("cfs_rq.load_avg") != std::string::npos ? std::min(L, ulong_max<C> - 1) : L;
+                x = n.find("cfs_rq.load_avg") == std::string::npos ? L : spread ? 0 : std::min(L, ulong_max<C> - 1);
             else if (n.find("capacity") != std::string::npos)
                 x = CAP_MAX;
             else if (n == "imbalance_pct")
@@ -664,12 +669,14 @@ struct NoOverflow {
         const auto cases_ = cases<I>(a);
         auto fails = [&](std::uint64_t L) {
             for (const KCase &cs : cases_)
-                try {
-                    if (kprop_replay<NoOverflow, I, C>(cs, corner<I, C>(cs, L)).violated)
-                        return true;
-                } catch (const domain_violation &) {
-                    // A corner outside a case's domain shows nothing.
-                }
+                for (bool spread : {false, true})
+                    try {
+                        if ((spread ? is_61<I> : true) &&
+                            kprop_replay<NoOverflow, I, C>(cs, corner<I, C>(cs, L, spread)).violated)
+                            return true;
+                    } catch (const domain_violation &) {
+                        // A corner outside a case's domain shows nothing.
+                    }
             return false;
         };
         std::uint64_t hi = fails(full) ? full : max_load(*r.cex);
@@ -737,12 +744,16 @@ struct NoOverflow {
                                     bad);
         return done();
     }
-    // Not on 6.1 yet: measured one proof at a time, lp64 takes 72 s and
-    // ilp32 506 s (both COUNTEREXAMPLE, as worked out by hand, but the
-    // largest safe load is not settled within the search's 45 s), too long
-    // for the test matrix.  The 6.1 counterexamples are replayed by hand
-    // in tests/test_wakeaffine_invariants.cpp.
-    template <class I> static bool applies() { return !is_61<I>; }
+    // Every reference variant.  Not on the kernels' own wake_affine(): its
+    // effective loads stay inside the function, and the checks restate the
+    // operands from the reference's formula, so on a kernel they would
+    // test the reference again, not the kernel's arithmetic.
+    template <class I> static bool applies() {
+        if constexpr (requires { I::kernel; })
+            return false;
+        else
+            return true;
+    }
     template <class I> static std::string domain(Arch a) {
         return fmt::format("root task groups; every load (CPU loads, task weights, PELT loads) 0..{}, capacities "
                            "1024, imbalance_pct 125, nr_running 2 (6.1: 1..2){}{}; sync, wake_idx 0/1 and the "
@@ -751,7 +762,19 @@ struct NoOverflow {
                            V_of<I> == version::v3_13 ? ", wakee_flips 0..2^20, sd_llc_size 4" : "",
                            weight_loads<I> ? ", current.weight <= this_cpu.load (rq->load.weight counts the waker)" : "");
     }
-    template <class I> static std::vector<KCase> cases(Arch) { return decision_cases<I>(); }
+    // 6.1 below the full range (the largest safe load's rounds, where no
+    // product wraps): integers first, with modular wraps for the
+    // subtractions and scalings the code means.  On bit-vectors each
+    // task_h_load() is a multiplier and a divider circuit (more than 5
+    // minutes per round); the first round, over the whole range, finds its
+    // counterexample on bit-vectors in a second.
+    template <class I> static std::vector<KCase> cases(Arch a) {
+        auto cs = decision_cases<I>();
+        if (is_61<I> && limit() < (a == Arch::lp64 ? U64_MAX : U32_MAX))
+            for (auto &c : cs)
+                c.integer_first = true;
+        return cs;
+    }
     template <class I, class A, class In> static Runner<A> build(In &in, const KCase &c) {
         using u64 = typename A::u64;
         using ulong = typename A::ulong;
@@ -820,11 +843,14 @@ struct NoOverflow {
                         o.checks.push_back(le<A>(what, t, "load_avg * h_load", u64(p.load_avg) * u64(p.cfs_h_load),
                                                  "ULONG_MAX", lm));
                     else {
-                        // The check is guarded by h_load != 0; a concrete
-                        // run must not divide by 0 to state it anyway.
+                        // The check is guarded by h_load != 0; its divisor
+                        // is 1 where h_load is 0, so that no run divides by
+                        // 0 to state it (an if-then-else, not a branch).
                         u64 h = u64(p.cfs_h_load);
                         if constexpr (is_concrete<A>)
                             h = h ? h : u64(1);
+                        else
+                            h = u64(z3::ite((h == u64(0)).e, u64(1).e, h.e));
                         o.checks.push_back(le<A>(what, p.cfs_h_load != ulong(0), "load_avg", u64(p.load_avg),
                                                  "ULONG_MAX / h_load", lm / h));
                     }

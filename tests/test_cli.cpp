@@ -286,8 +286,8 @@ TEST_CASE("cli: oracle extract lists what a patch series holds, and rejects bad 
 }
 
 TEST_CASE("cli: a selection with no applicable proof says so", "[cli]") {
-    // wakeaffine.no_overflow does not apply to 6.1 yet (proofs/wakeaffine_invariants.h).
-    Run r = run("prove --variant wakeaffine/v6.1 --invariant wakeaffine.no_overflow");
+    // wakeaffine.hot_not_moved is pjt-1-3's alone (NO_HOT_AFFINE).
+    Run r = run("prove --variant wakeaffine/v6.1 --invariant wakeaffine.hot_not_moved");
     CHECK(r.code == 2);
     CHECK(r.out.find("the selection matches no (variant, invariant) pair that applies") != std::string::npos);
 }

@@ -472,7 +472,7 @@ TEST_CASE("explorer: narrowing Sym<64> to Sym<32> records one obligation",
     CHECK(wide[0].obligations.empty());
 }
 
-TEST_CASE("explorer: modular wraps keep unsigned sums, differences and sign changes exact in integers",
+TEST_CASE("explorer: modular wraps keep unsigned sums, differences, products by a constant and sign changes exact in integers",
           "[explorer][obligations]") {
     // Values worked out by hand from two's complement:
     //   3 - 5 in 32 bits        = 2^32 - 2 = 4294967294, read as int: -2
@@ -533,7 +533,17 @@ TEST_CASE("explorer: modular wraps keep unsigned sums, differences and sign chan
         CHECK(as_u64(under.substitute(from, to).simplify()) == 4294966295u); // 2^32 - 1001
     }
 
-    // Products and narrowings still record their obligation.
+    // A product by a constant is kept mod 2^32, with no obligation:
+    //   (2^32 - 3) * 1024 = 2^42 - 3072 = 1023 * 2^32 + (2^32 - 3072),
+    //   so 4294964224, the bits of -3072 (s64 * unsigned long scales a
+    //   negative difference this way in 6.1's wake_affine_weight());
+    //   5 * 1024 = 5120 does not wrap.
+    const z3::expr scaled = one([&] { return a * m::Sym<32>(1024u); });
+    CHECK(as_u64(at(scaled, 4294967293LL, 0, 0)) == 4294964224u);
+    CHECK(as_u64(at(scaled, 5, 0, 0)) == 5120u);
+    CHECK(as_u64(at(one([&] { return m::Sym<32>(1024u) * a; }), 4294967293LL, 0, 0)) == 4294964224u);
+    // A product of two unknowns and a narrowing still record their
+    // obligation.
     CHECK(ex.explore([&] { return a * b; })[0].obligations.size() == 1);
     z3::expr we = ctx.int_const("w");
     ex.assume(full_range(ctx, we, 64));

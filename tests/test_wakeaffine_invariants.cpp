@@ -60,10 +60,10 @@ TEST_CASE("wakeaffine.no_overflow: the largest safe loads (hand values)", "[wake
     //     (the prev side, 112 * 1024 * L, allows more: 37449 on ilp32);
     //   pjt-1 .. v3.13, s64: ilp32 never (2^33 * 114688 < 2^63);
     //     lp64: L <= (2^63 - 1) / 204800 = 45035996273704;
-    //   6.1 (not in the matrix yet: its ilp32 proof takes minutes):
-    //     load_avg * h_load in unsigned long: ilp32 L <= 65535 (65535^2 <
-    //     2^32 <= 65536^2), where the s64 products allow more.  On lp64 the
-    //     s64 products come first (a later test case replays both sides).
+    //   6.1: load_avg * h_load in unsigned long: ilp32 L <= 65535
+    //     (65535^2 < 2^32 <= 65536^2), where the s64 products allow more.
+    //     On lp64 the s64 products come first: L <= 8967799 (a later test
+    //     case replays both sides).
     struct Row {
         const char *v;
         sc::Arch a;
@@ -75,6 +75,8 @@ TEST_CASE("wakeaffine.no_overflow: the largest safe loads (hand values)", "[wake
         {"wakeaffine/pjt-1", sc::Arch::ilp32, Verdict::PROVED, 0xffffffffull},
         {"wakeaffine/pjt-1", sc::Arch::lp64, Verdict::COUNTEREXAMPLE, 45035996273704ull},
         {"wakeaffine/v3.13", sc::Arch::lp64, Verdict::COUNTEREXAMPLE, 45035996273704ull},
+        {"wakeaffine/v6.1", sc::Arch::ilp32, Verdict::COUNTEREXAMPLE, 65535},
+        {"wakeaffine/v6.1", sc::Arch::lp64, Verdict::COUNTEREXAMPLE, 8967799},
     };
     for (const Row &r : rows) {
         INFO(r.v << " " << sc::arch_name(r.a));
