@@ -582,6 +582,11 @@ struct NoOverflow {
     // Each check restates an operation's operands from the inputs, so the
     // input ranges often settle it without the path's conditions.
     static constexpr bool domain_first = true;
+    // In the integer encoding (6.1's rounds below the whole range), the
+    // wraps the code means stay exact: an unsigned load minus task_h_load()
+    // read back as s64, and that difference scaled by the capacity through
+    // unsigned long.  The checks restate every operand themselves, so
+    // modelling those wraps hides nothing they test.
     static constexpr bool modular_wraps = true;
     // The paths of a sync wake-up carry the products of both effective
     // loads in their conditions: their checks are asked together first.
