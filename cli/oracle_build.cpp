@@ -289,7 +289,7 @@ void compile_one(const fs::path &tmp, Built &b, const std::string &body, const s
     for (const auto &[part, text] : plugin_parts(name, ns, tc.stamp))
         unit += text;
     write_text(tmp / (name + "-plugin.cpp"), unit);
-    std::vector<std::string> argv = {"c++", "-std=c++20", "-O1", "-fPIC", "-fwrapv", "-I" + inc, "-c",
+    std::vector<std::string> argv = {"c++", "-std=c++20", opt.quick_plugin ? "-O0" : "-O1", "-fPIC", "-fwrapv", "-I" + inc, "-c",
                                      name + "-plugin.cpp", "-o", name + "-plugin.o"};
     argv.insert(argv.end(), tc.z3_cflags.begin(), tc.z3_cflags.end());
     std::vector<Job> jobs = {{argv, name + "-plugin", {}, {}}};
