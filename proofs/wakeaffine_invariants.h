@@ -676,7 +676,7 @@ struct NoOverflow {
             for (const KCase &cs : cases_)
                 for (bool spread : {false, true})
                     try {
-                        if ((spread ? is_61<I> : true) &&
+                        if ((!spread || is_61<I>) &&
                             kprop_replay<NoOverflow, I, C>(cs, corner<I, C>(cs, L, spread)).violated)
                             return true;
                     } catch (const domain_violation &) {
@@ -753,12 +753,7 @@ struct NoOverflow {
     // effective loads stay inside the function, and the checks restate the
     // operands from the reference's formula, so on a kernel they would
     // test the reference again, not the kernel's arithmetic.
-    template <class I> static bool applies() {
-        if constexpr (requires { I::kernel; })
-            return false;
-        else
-            return true;
-    }
+    template <class I> static bool applies() { return !requires { I::kernel; }; }
     template <class I> static std::string domain(Arch a) {
         return fmt::format("root task groups; every load (CPU loads, task weights, PELT loads) 0..{}, capacities "
                            "1024, imbalance_pct 125, nr_running 2 (6.1: 1..2){}{}; sync, wake_idx 0/1 and the "
