@@ -142,6 +142,10 @@ struct InvariantInfo {
     // inputs it declares and their ranges (proofs/engine/case_points.h), or null
     // where none can be listed (an oracle plug-in).
     std::vector<CaseInputs> (*cases)(const Variant &, Arch) = nullptr;
+    // Its text reads no release shape (I::shape): it runs the same code on
+    // every implementation, so a proof of it may be carried between
+    // releases of different shapes (proofs/equiv/carry_over.h).
+    bool shape_blind = false;
 };
 
 

@@ -85,8 +85,57 @@ TEST_CASE("carry over: a built-in kernel's pelt proof from its release's variant
     CHECK(p->equivalences(subject("pelt/v6.12")) == E{{"pelt/v6.1", "linux-6.1"}, {"pelt/v6.12", "linux-6.1"}});
     CHECK(from("linux-6.1", "utilest.bounded").empty());
     CHECK(from("linux-6.1", "idlebal.recovers").empty());
-    CHECK(from("pelt/v6.1", "pelt.decay_monotone").empty());
+    // decay_monotone reads no shape: v6.1's comes from v4.12's; an
+    // invariant that does read it is proved on v6.1 directly.
+    CHECK(from("pelt/v6.1", "pelt.decay_monotone") == "pelt/v4.12 via linux-6.1");
+    CHECK(from("pelt/v6.1", "pelt.load_bounded").empty());
     CHECK(from("pelt/v4.12", "pelt.decay_monotone").empty());
+    CHECK(from("pelt/v4.3", "pelt.decay_monotone").empty());
+}
+
+// An invariant that says it reads no release shape must not: its text (the
+// struct) reads neither I::shape nor a version:: constant.
+TEST_CASE("carry over: a shape-blind invariant reads no shape", "[carry-over]") {
+    std::size_t blind = 0;
+    for (const auto &i : sc::proofs::invariants()) {
+        if (!i.shape_blind)
+            continue;
+        ++blind;
+        REQUIRE(i.id == "pelt.decay_monotone"); // the one this test knows where to find
+        std::ifstream in(std::string(SCHEDCHECK_SOURCE_DIR) + "/proofs/pelt_invariants.h");
+        REQUIRE(in);
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::string t = text.str();
+        const std::size_t at = t.find("struct DecayMonotone {");
+        REQUIRE(at != std::string::npos);
+        const std::string body = t.substr(at, t.find("\n};", at) - at);
+        CHECK(body.find("::shape") == std::string::npos);
+        CHECK(body.find("version::") == std::string::npos);
+    }
+    CHECK(blind == 1);
+}
+
+// pelt/v6.1's decay_monotone, carried from pelt/v4.12's through linux-6.1,
+// has the verdict that the expected file gives it, and says where it came
+// from; without carrying it is proved directly with the same verdict.
+TEST_CASE("carry over: pelt/v6.1's decay_monotone from pelt/v4.12's", "[carry-over]") {
+    std::vector<sc::proofs::Job> jobs;
+    for (const char *s : {"pelt/v6.1", "pelt/v4.12"})
+        jobs.push_back({&subject(s), &inv("pelt.decay_monotone"), Arch::lp64});
+    sc::proofs::ProveOptions opt;
+    opt.carry_over = true;
+    const auto rs = sc::proofs::run_matrix(jobs, opt, 2);
+    REQUIRE(rs.size() == 2);
+    for (const auto &r : rs) {
+        INFO(r.variant << ": " << r.reason);
+        const auto want = sc::proofs::expected_verdict(r.variant, r.invariant, Arch::lp64);
+        REQUIRE(want);
+        CHECK(r.verdict == *want);
+        CHECK(carried(r) == (r.variant == "pelt/v6.1"));
+    }
+    CHECK(rs[0].reason.find("carried over from pelt/v4.12") != std::string::npos);
+    CHECK(rs[0].reason.find("decay_load (and pelt/v6.1's) EQUIVALENT to linux-6.1's") != std::string::npos);
 }
 
 namespace {

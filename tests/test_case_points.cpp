@@ -9,6 +9,8 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "proofs/engine/case_points.h"
 
@@ -117,6 +119,27 @@ TEST_CASE("case points: a search case's wide ranges are not part of a PROVED cla
         CHECK_FALSE(cp::breaks_claim(*t, cs[0], *rr));
         // The last crossing case of the step is 1024 boundaries.
         CHECK(cs[cs.size() - 2].label.find("1024 boundaries crossed") != std::string::npos);
+    }
+}
+
+// The sums' half of the bounded-signal invariants is split by the number of
+// period boundaries the update crosses: one case for each of 0..511 and one
+// for 512 or more.  Together they leave no count out and hold none twice.
+TEST_CASE("case points: the crossing cases cover every count of boundaries once", "[case-points]") {
+    for (const auto &[v, i] : std::vector<std::pair<const char *, const char *>>{
+             {"pelt/v6.1", "pelt.load_bounded"}, {"pelt/v4.12", "pelt.util_bounded"}, {"pelt/v4.12", "pelt.load_bounded"}}) {
+        INFO(v << " " << i);
+        const cp::Target *t = find_target(v, i, sc::Arch::lp64);
+        REQUIRE(t != nullptr);
+        std::vector<std::string> crossing;
+        for (const auto &c : cp::cases_of(*t))
+            if (c.label.find("crossed") != std::string::npos)
+                crossing.push_back(c.label.substr(c.label.rfind(", ") + 2));
+        std::vector<std::string> want = {"no boundary crossed", "1 boundary crossed"};
+        for (int k = 2; k < 512; ++k)
+            want.push_back(std::to_string(k) + " boundaries crossed");
+        want.push_back("512 or more boundaries crossed (on bit-vectors)");
+        CHECK(crossing == want);
     }
 }
 

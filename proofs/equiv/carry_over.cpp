@@ -37,6 +37,11 @@ std::optional<CarryPlan> carry_source(const Variant &subject, const InvariantInf
     // other code of the invariant than the one whose uses were noted.
     if (subject.id == "pelt/v6.12" && kernel("linux-6.1"))
         return CarryPlan{"pelt/v6.1", "linux-6.1"};
+    // An invariant that reads no shape runs the same code on v4.12 as on
+    // 6.1: pelt/v6.1's proof comes from pelt/v4.12's when the functions it
+    // reached are those of linux-6.1 in both.
+    if (i.shape_blind && subject.id == "pelt/v6.1" && kernel("linux-6.1"))
+        return CarryPlan{"pelt/v4.12", "linux-6.1"};
     return std::nullopt;
 }
 

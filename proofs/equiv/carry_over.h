@@ -17,9 +17,10 @@
 //
 // run_matrix() carries a built-in kernel's pelt proof from the variant of
 // its release (linux-6.1 from pelt/v6.1, linux-6.12 from pelt/v6.12), and
-// pelt/v6.12's from pelt/v6.1's through linux-6.1, when
-// the source is one of its jobs; anything else, or any condition not met,
-// is proved directly.
+// pelt/v6.12's from pelt/v6.1's through linux-6.1, and, for an invariant
+// whose text reads no release shape (InvariantInfo::shape_blind),
+// pelt/v6.1's from pelt/v4.12's through linux-6.1, when the source is one
+// of its jobs; anything else, or any condition not met, is proved directly.
 #pragma once
 #include <optional>
 #include <set>
