@@ -531,10 +531,12 @@ void require_crossing(In &in, const pelt::sched_avg<A> &sa0, const TaskStep<A> &
 // averages within the property (and leaves the sums alone).  Proving the
 // division through the sums' decay in one query does not finish; the
 // halves compose to the same statement.  With `split_sums` the sums' half
-// is split by the boundaries crossed (crossing_cases): with k free it is
-// not decided within the timeout, as v4.12's load_sum adds weight *
-// contrib (a product of two inputs), and 6.x's decay of a symbolic sum by
-// a symbolic table entry is a product on bit-vectors.
+// is split by the boundaries crossed (crossing_cases): with k free over
+// every count it is not decided within the timeout, as v4.12's load_sum
+// adds weight * contrib (a product of two inputs), and 6.x's decay of a
+// symbolic sum by a symbolic table entry is a product on bit-vectors; from
+// 512 on, where the decayed sums vanish or fit the bound's slack, one
+// case of k free is.
 inline std::vector<KCase> bounded_cases(const std::string &label, const std::string &searched, bool split_sums) {
     KCase search{label, -1, SEARCH, {}};
     search.search = true;
