@@ -454,28 +454,28 @@ enum : int { BASE = 1, SEARCH = 2, STEP_SUMS = 3, STEP_AVGS = 4 };
 
 // ---------------------------------------------------------------------------
 // An induction step split by the number k of period boundaries the update
-// crosses: one case per k = 0..kmax, and optionally the rest (k above kmax,
-// or from `merge_from` on) in one case.  With k fixed by the domain,
-// decay_load()'s shift and table index are decided through it, so each
-// case is linear integer arithmetic (about 20 ms), where the step with k
-// free is a product by a symbolic table entry on bit-vectors.  The
-// explorer takes "periods == k" from the domain as a substitution, so
-// those branches cost no solver call (Explorer::assume).
+// crosses: one case per k = 0..kmax, and with `rest` one more case for
+// every k above kmax.  With k fixed by the domain, decay_load()'s shift
+// and table index are decided through it, so each case is linear integer
+// arithmetic (about 20 ms), where the step with k free is a product by a
+// symbolic table entry on bit-vectors.  The explorer takes "periods == k"
+// from the domain as a substitution, so those branches cost no solver
+// call (Explorer::assume).
 //
-// From 512 boundaries on (16 halvings by the shift alone) decay_load()
-// leaves nothing of load_sum, runnable_sum or the contributions (each below
-// 2^16), and at most 2^10 of v4.12's scaled util_sum (below 2^26), which its
-// bound's slack of 47742 absorbs.  So the bit-vector solver, with k free,
-// settles those 1505 values in one case of about 2 s (bit-blasting the
-// shifts and products, the zeros propagate); measured on v4.12's
-// util_bounded lp64 (42 -> 9.5 s) and v6.1's load_bounded lp64 (24 -> 16.6
-// s).  From 128 or 256 it ran out of time: there the decayed sums are not
-// zero, and the bound holds only through the floors' rounding.
+// The rest case runs on bit-vectors with k free.  The bounded-signal
+// proofs start it at 512 boundaries (CROSSING_MERGED): from there on (16
+// halvings by the shift alone) decay_load() leaves nothing of load_sum,
+// runnable_sum or the contributions (each below 2^16), and at most 2^10 of
+// v4.12's scaled util_sum (below 2^26), which its bound's slack of 47742
+// absorbs.  So the solver settles every such k in one case of about 2 s
+// (bit-blasting the shifts and products, the zeros propagate); measured
+// on v4.12's util_bounded lp64 (42 -> 9.5 s) and v6.1's load_bounded lp64
+// (24 -> 16.6 s).  From 128 or 256 it ran out of time: there the decayed
+// sums are not zero, and the bound holds only through the floors'
+// rounding.
 enum : int { CROSSING = 10000, CROSSING_FROM = 20000 };
-constexpr std::uint64_t DECAY_HORIZON = 63 * 32;
 constexpr std::uint64_t CROSSING_MERGED = 512;
-inline std::vector<KCase> crossing_cases(const std::string &what, std::uint64_t kmax, bool beyond,
-                                         std::uint64_t merge_from = 0) {
+inline std::vector<KCase> crossing_cases(const std::string &what, std::uint64_t kmax, bool rest) {
     std::vector<KCase> cs;
     auto add = [&](std::string count, std::uint64_t k, int kind, bool integers) {
         KCase c{"induction step: " + what + ", " + count, -1, kind, {}};
@@ -487,20 +487,16 @@ inline std::vector<KCase> crossing_cases(const std::string &what, std::uint64_t 
         c.witness = {{"delta_ns", k << 20}, {"on_rq", 1}, {"running", 1}};
         cs.push_back(std::move(c));
     };
-    const std::uint64_t last = merge_from ? std::min(kmax, merge_from - 1) : kmax;
     add("no boundary crossed", 0, CROSSING, true);
-    for (std::uint64_t k = 1; k <= last; ++k)
+    for (std::uint64_t k = 1; k <= kmax; ++k)
         add(std::to_string(k) + (k == 1 ? " boundary crossed" : " boundaries crossed"), k,
             CROSSING + static_cast<int>(k), true);
-    if (merge_from && beyond)
-        add(std::to_string(merge_from) + " or more boundaries crossed (on bit-vectors)", merge_from,
-            CROSSING_FROM + static_cast<int>(merge_from), false);
-    else if (beyond)
-        add("more than 2016 boundaries crossed", DECAY_HORIZON + 1, CROSSING + static_cast<int>(DECAY_HORIZON + 1),
-            true);
+    if (rest)
+        add(std::to_string(kmax + 1) + " or more boundaries crossed (on bit-vectors)", kmax + 1,
+            CROSSING_FROM + static_cast<int>(kmax + 1), false);
     return cs;
 }
-// The k of a crossing case; DECAY_HORIZON + 1 stands for any k above it.
+// The k of a single-count crossing case.
 inline std::uint64_t crossing_k(int kind) { return static_cast<std::uint64_t>(kind - CROSSING); }
 template <class A, class In>
 void require_crossing(In &in, const pelt::sched_avg<A> &sa0, const TaskStep<A> &st, int kind) {
@@ -509,13 +505,10 @@ void require_crossing(In &in, const pelt::sched_avg<A> &sa0, const TaskStep<A> &
     if (kind >= CROSSING_FROM) {
         const std::uint64_t k = static_cast<std::uint64_t>(kind - CROSSING_FROM);
         in.require(periods >= u64(k), "the update crosses " + std::to_string(k) + " or more period boundaries");
-        return;
-    }
-    const std::uint64_t k = crossing_k(kind);
-    if (k > DECAY_HORIZON)
-        in.require(periods > u64(DECAY_HORIZON), "the update crosses more than 2016 period boundaries");
-    else
+    } else {
+        const std::uint64_t k = crossing_k(kind);
         in.require(periods == u64(k), "the update crosses " + std::to_string(k) + " period boundaries");
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -543,8 +536,8 @@ inline std::vector<KCase> bounded_cases(const std::string &label, const std::str
     search.searched = searched;
     std::vector<KCase> cs = {search, {"base case: the zero sched_avg", -1, BASE, {}}};
     if (split_sums)
-        for (KCase &c : crossing_cases("___update_load_sum() keeps the sums within their bound", DECAY_HORIZON, true,
-                                      CROSSING_MERGED))
+        for (KCase &c : crossing_cases("___update_load_sum() keeps the sums within their bound",
+                                      CROSSING_MERGED - 1, true))
             cs.push_back(std::move(c));
     else
         cs.push_back({"induction step: ___update_load_sum() keeps the sums within their bound", -1, STEP_SUMS, {}});
