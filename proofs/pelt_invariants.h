@@ -475,7 +475,12 @@ enum : int { BASE = 1, SEARCH = 2, STEP_SUMS = 3, STEP_AVGS = 4 };
 // rounding.
 enum : int { CROSSING = 10000, CROSSING_FROM = 20000 };
 constexpr std::uint64_t CROSSING_MERGED = 512;
-inline std::vector<KCase> crossing_cases(const std::string &what, std::uint64_t kmax, bool rest) {
+// `upto` bounds the rest case from above, for a proof whose step covers
+// updates of at most that many boundaries (running_converges); it is only
+// named in the label here, require_crossing() takes the same bound.
+constexpr std::uint64_t CROSSING_ANY = ~std::uint64_t(0);
+inline std::vector<KCase> crossing_cases(const std::string &what, std::uint64_t kmax, bool rest,
+                                         std::uint64_t upto = CROSSING_ANY) {
     std::vector<KCase> cs;
     auto add = [&](std::string count, std::uint64_t k, int kind, bool integers) {
         KCase c{"induction step: " + what + ", " + count, -1, kind, {}};
@@ -492,19 +497,23 @@ inline std::vector<KCase> crossing_cases(const std::string &what, std::uint64_t 
         add(std::to_string(k) + (k == 1 ? " boundary crossed" : " boundaries crossed"), k,
             CROSSING + static_cast<int>(k), true);
     if (rest)
-        add(std::to_string(kmax + 1) + " or more boundaries crossed (on bit-vectors)", kmax + 1,
-            CROSSING_FROM + static_cast<int>(kmax + 1), false);
+        add(std::to_string(kmax + 1) + (upto == CROSSING_ANY ? " or more" : " to " + std::to_string(upto)) +
+                " boundaries crossed (on bit-vectors)",
+            kmax + 1, CROSSING_FROM + static_cast<int>(kmax + 1), false);
     return cs;
 }
 // The k of a single-count crossing case.
 inline std::uint64_t crossing_k(int kind) { return static_cast<std::uint64_t>(kind - CROSSING); }
 template <class A, class In>
-void require_crossing(In &in, const pelt::sched_avg<A> &sa0, const TaskStep<A> &st, int kind) {
+void require_crossing(In &in, const pelt::sched_avg<A> &sa0, const TaskStep<A> &st, int kind,
+                      std::uint64_t upto = CROSSING_ANY) {
     using u64 = typename A::u64;
     const u64 periods = ((st.delta_ns >> 10) + u64(sa0.period_contrib)) >> 10;
     if (kind >= CROSSING_FROM) {
         const std::uint64_t k = static_cast<std::uint64_t>(kind - CROSSING_FROM);
         in.require(periods >= u64(k), "the update crosses " + std::to_string(k) + " or more period boundaries");
+        if (upto != CROSSING_ANY)
+            in.require(periods <= u64(upto), "the update crosses at most " + std::to_string(upto) + " period boundaries");
     } else {
         const std::uint64_t k = crossing_k(kind);
         in.require(periods == u64(k), "the update crosses " + std::to_string(k) + " period boundaries");
@@ -1001,14 +1010,22 @@ namespace sc::proofs::pelt_inv {
 // Domain: the updates of the running task cross at most K_MAX = 1024
 // periods (1.05 s): the tick updates a running task at least every 10 ms
 // (HZ >= 100), and a nohz_full CPU's residual tick once a second.  Each
-// crossed-period count is a case of its own in the integer encoding (about
-// 20 ms each); a gap above 1024 periods is not covered.
+// crossed-period count k = 0..511 is a case of its own in the integer
+// encoding (about 20 ms each); k = 512..1024 is one case on bit-vectors
+// (as the bounded-signal proofs' rest case: after 16 halvings the decayed
+// util_sum is below 2^10), which proves the lemma of k = 512 for all of
+// them, y^512 in place of y^k: weaker, and still enough, since from any
+// deficit (at most P_START) one step of 512 periods or more lands within
+// P_FULL.  T is the same under either lemma (323 periods, worked out both
+// ways).  A gap above 1024 periods is not covered.
 namespace running {
 constexpr std::uint64_t UTIL_FULL_MIN = 1022;
 constexpr std::uint64_t HORIZON_MS = 1000; // the claim's horizon: the search checks it, T must be within it
 constexpr std::uint64_t K_MAX = 1024;
 constexpr std::uint64_t P_FULL = 2 * pelt::PELT_MIN_DIVIDER; // deficit <= 2 dividers: util_avg >= 1022
 constexpr std::uint64_t P_START = (pelt::PELT_MIN_DIVIDER + 1023) << 10; // util_sum == 0
+
+constexpr std::uint64_t K_ONE_CASE = 512; // from here to K_MAX: one case, the lemma of K_ONE_CASE
 
 inline std::uint64_t slack(std::uint64_t k) { return k < 32 ? 1026 : 2050; }
 // An upper bound of 2^32 y^k, y = 2^(-1/32): long double holds 2^32 y^k
@@ -1022,8 +1039,10 @@ inline std::uint64_t y_factor(std::uint64_t k) {
     }();
     return table.at(k);
 }
+// The y^k of the lemma proved for k crossed periods.
+inline std::uint64_t lemma_y(std::uint64_t k) { return y_factor(std::min(k, K_ONE_CASE)); }
 // The lemma's bound on P' from p = max(P, 0) after k >= 1 crossed periods.
-inline std::uint64_t step_bound(std::uint64_t p, std::uint64_t k) { return ((p * y_factor(k)) >> 32) + slack(k); }
+inline std::uint64_t step_bound(std::uint64_t p, std::uint64_t k) { return ((p * lemma_y(k)) >> 32) + slack(k); }
 
 // The first K from which every split of K crossed periods into updates of
 // 1..K_MAX periods leaves the deficit <= P_FULL; 0 if the lemmas do not
@@ -1068,8 +1087,8 @@ struct RunningConverges {
                            "(proved with it) ") +
                sum_bounds_text<I>(true) + ", other fields over their machine range; one "
                "update crossing k = 0..1024 period boundaries (0 <= now - last_update_time < 2^63), the sums' half "
-               "___update_load_sum() for k >= 1: P' <= y^k max(P, 0) + (1026 if k < 32, else 2050), y^k rounded "
-               "up; k = 0, the whole update: P' <= max(P, 0), util_avg' >= min(util_avg, 1022); "
+               "___update_load_sum() for k >= 1: P' <= y^min(k, 512) max(P, 0) + (1026 if k < 32, else 2050), "
+               "y^k rounded up (k = 512..1024 in one case); k = 0, the whole update: P' <= max(P, 0), util_avg' >= min(util_avg, 1022); "
                "___update_load_avg() from P <= 2 * 46718: util_avg >= 1022; base case: the zero sched_avg; the "
                "time bound from these lemmas by exact arithmetic";
     }
@@ -1078,7 +1097,8 @@ struct RunningConverges {
         search.search = true;
         search.searched = "util_avg from 1000 ms on, over periodic traces of 1024 updates at each of the 1024 phases";
         std::vector<KCase> cs = {search, {"base case: the zero sched_avg", -1, BASE, {}}};
-        for (KCase &c : crossing_cases("an update of a running task", running::K_MAX, false))
+        for (KCase &c :
+             crossing_cases("an update of a running task", running::K_ONE_CASE - 1, true, running::K_MAX))
             cs.push_back(std::move(c));
         cs.push_back({"induction step: ___update_load_avg() from P <= 2 * 46718", -1, STEP_AVGS, {}});
         return cs;
@@ -1151,8 +1171,9 @@ struct RunningConverges {
         }
         const TaskStep<A> st = any_task_step<A>(in, sa0);
         in.require(st.load == ulong(1) && st.running == typename A::sint(1), "on_rq and running");
-        const std::uint64_t k = crossing_k(c.kind);
-        require_crossing<A>(in, sa0, st, c.kind);
+        // The lower end of the one case from K_ONE_CASE on.
+        const std::uint64_t k = c.kind >= CROSSING_FROM ? running::K_ONE_CASE : crossing_k(c.kind);
+        require_crossing<A>(in, sa0, st, c.kind, running::K_MAX);
         return [=]() {
             pelt::sched_avg<A> sa = sa0;
             KOut<A> o;
@@ -1167,8 +1188,9 @@ struct RunningConverges {
                                          sa.util_avg));
             } else {
                 sums_half<I, A>(sa, st);
-                const std::uint64_t y = running::y_factor(k), e = running::slack(k);
-                o.checks.push_back(le<A>(fmt::format("P' <= y^{} max(P, 0) + {}", k, e), t, "(divider' << 10)",
+                const std::uint64_t y = running::lemma_y(k), e = running::slack(k);
+                const std::string each = c.kind >= CROSSING_FROM ? fmt::format(" for every k = {}..{}", k, running::K_MAX) : "";
+                o.checks.push_back(le<A>(fmt::format("P' <= y^{} max(P, 0) + {}{}", k, e, each), t, "(divider' << 10)",
                                          full<A>(sa),
                                          fmt::format("util_sum' + ((max(P, 0) * {}) >> 32) + {}", y, e),
                                          u64(sa.util_sum) + ((p0 * u64(y)) >> 32) + u64(e)));

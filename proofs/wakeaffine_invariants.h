@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "proofs/engine/kprop_engine.h"
+#include "proofs/kernel/iface_uses.h"
 #include "proofs/pelt_invariants.h"
 #include "ref/wake_affine.h"
 
@@ -50,6 +51,13 @@ template <version V> struct RefWakeAffine {
         }
         static bool affine(const wakeaffine::wake_env<A> &e, const wakeaffine::knobs<A> &k,
                            wakeaffine::wa_trace<A> *tr) {
+            // 6.1's decision is wake_affine() and the helpers it calls, each
+            // compared with a kernel's by `equiv`: noted all four, whichever
+            // the case reaches, so that a carried proof needs all four
+            // EQUIVALENT (proofs/equiv/carry_over.h).
+            if constexpr (V == version::v6_1)
+                for (const char *f : {"wake_affine", "wake_affine_idle", "wake_affine_weight", "task_h_load"})
+                    iface::note_use(f);
             return wakeaffine::affine<V, A>(e, k, tr);
         }
     };

@@ -1,4 +1,4 @@
-// Pelt proofs carried over (proofs/equiv/carry_over.h): a built-in
+// Pelt and wakeaffine proofs carried over (proofs/equiv/carry_over.h): a built-in
 // kernel's from its release's variant, pelt/v6.12's from pelt/v6.1's.
 // What the variant's proof is noted to reach, the conditions under which
 // nothing is carried, the loud failure of a counterexample that does not
@@ -85,6 +85,11 @@ TEST_CASE("carry over: a built-in kernel's pelt proof from its release's variant
     CHECK(p->equivalences(subject("pelt/v6.12")) == E{{"pelt/v6.1", "linux-6.1"}, {"pelt/v6.12", "linux-6.1"}});
     CHECK(from("linux-6.1", "utilest.bounded").empty());
     CHECK(from("linux-6.1", "idlebal.recovers").empty());
+    // wakeaffine: linux-6.1's from wakeaffine/v6.1; there is no
+    // wakeaffine/v6.12 for linux-6.12, and no older release is compared.
+    CHECK(from("linux-6.1", "wakeaffine.decision_symmetric") == "wakeaffine/v6.1 via linux-6.1");
+    CHECK(from("linux-6.12", "wakeaffine.decision_symmetric").empty());
+    CHECK(from("wakeaffine/v3.13", "wakeaffine.decision_symmetric").empty());
     // decay_monotone reads no shape: v6.1's comes from v4.12's; an
     // invariant that does read it is proved on v6.1 directly.
     CHECK(from("pelt/v6.1", "pelt.decay_monotone") == "pelt/v4.12 via linux-6.1");
@@ -295,4 +300,37 @@ TEST_CASE("carry over: no pelt invariant tells 6.12 from 6.1", "[carry-over]") {
         // 6.1 only as the lower end of "6.x": ">= version::v6_1".
         CHECK(count("v6_1") == count(">= version::v6_1") + count(">= pelt::version::v6_1"));
     }
+}
+
+// wakeaffine/v6.1's decision notes wake_affine() and its three helpers,
+// all compared by `equiv`: linux-6.1's decision_symmetric is carried from
+// it, with the verdict that the direct proof on the kernel gives (and the
+// expected file); linux-6.12's, which `equiv` finds different in
+// wake_affine() (it counts delayed-dequeue tasks out), is proved directly.
+TEST_CASE("carry over: linux-6.1's wake_affine proof from wakeaffine/v6.1's", "[carry-over][wakeaffine]") {
+    const auto &i = inv("wakeaffine.decision_symmetric");
+    {
+        sc::proofs::iface::UseRecording rec;
+        i.prove(subject("wakeaffine/v6.1"), Arch::ilp32, {});
+        CHECK(rec.names() ==
+              std::set<std::string>{"task_h_load", "wake_affine", "wake_affine_idle", "wake_affine_weight"});
+    }
+    {
+        sc::proofs::iface::UseRecording rec;
+        i.prove(subject("wakeaffine/v3.13"), Arch::ilp32, {});
+        CHECK(rec.names().empty());
+    }
+    std::vector<sc::proofs::Job> jobs;
+    for (const char *s : {"linux-6.1", "linux-6.12", "wakeaffine/v6.1"})
+        jobs.push_back({&subject(s), &i, Arch::ilp32});
+    const auto rs = sc::proofs::run_matrix(jobs, {}, 2);
+    REQUIRE(rs.size() == 3);
+    for (std::size_t n = 0; n < rs.size(); ++n) {
+        INFO(rs[n].variant << ": " << rs[n].reason);
+        const auto want = sc::proofs::expected_verdict(rs[n].variant, i.id, Arch::ilp32);
+        REQUIRE(want);
+        CHECK(rs[n].verdict == *want);
+        CHECK(carried(rs[n]) == (rs[n].variant == "linux-6.1"));
+    }
+    CHECK(rs[0].verdict == i.prove(subject("linux-6.1"), Arch::ilp32, {}).verdict);
 }

@@ -117,8 +117,8 @@ TEST_CASE("case points: a search case's wide ranges are not part of a PROVED cla
         CHECK(rr->failed.find("util_avg >= 1022") != std::string::npos);
         CHECK(rr->rhs == 0); // util_avg after the second update
         CHECK_FALSE(cp::breaks_claim(*t, cs[0], *rr));
-        // The last crossing case of the step is 1024 boundaries.
-        CHECK(cs[cs.size() - 2].label.find("1024 boundaries crossed") != std::string::npos);
+        // The last crossing case of the step ends at 1024 boundaries.
+        CHECK(cs[cs.size() - 2].label.find("to 1024 boundaries crossed") != std::string::npos);
     }
 }
 

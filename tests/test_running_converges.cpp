@@ -52,6 +52,33 @@ TEST_CASE("running_converges: the time bound is the closed form of one update pe
         CHECK(running::step_bound(running::P_FULL, k) <= running::P_FULL);
 }
 
+TEST_CASE("running_converges: one case proves the lemma of 512 periods for 512..1024", "[running-converges]") {
+    // Below 512 each k has its own lemma; from 512 on the lemma of 512
+    // (y^512 = 2^-16: 2^16 + 1 with the unit added), weaker than each own.
+    for (std::uint64_t k = 1; k <= running::K_MAX; ++k) {
+        INFO("k = " << k);
+        CHECK(running::lemma_y(k) >= running::y_factor(k));
+        CHECK((running::lemma_y(k) == running::y_factor(k)) == (k <= 512));
+    }
+    CHECK(running::lemma_y(1024) == (std::uint64_t(1) << 16) + 1);
+    // Still enough: from the largest deficit, 47741 << 10 = 48886784 (a
+    // zero util_sum), a step of 512 periods or more leaves at most
+    // floor(48886784 * 65537 / 2^32) + 2050 = 745 + 2050, within 2 * 46718.
+    CHECK(running::step_bound(47741ULL << 10, 700) == 745 + 2050);
+    CHECK(745 + 2050 <= running::P_FULL);
+    // The step's cases: one per k = 0..511, then one for 512..1024.
+    const sc::Variant *v = find_subject("pelt/v6.1");
+    REQUIRE(v != nullptr);
+    std::vector<std::string> crossing;
+    for (const auto &c : find_invariant("pelt.running_converges")->cases(*v, sc::Arch::lp64))
+        if (c.label.find("crossed") != std::string::npos)
+            crossing.push_back(c.label.substr(c.label.rfind(", ") + 2));
+    REQUIRE(crossing.size() == 513);
+    CHECK(crossing[0] == "no boundary crossed");
+    CHECK(crossing[511] == "511 boundaries crossed");
+    CHECK(crossing[512] == "512 to 1024 boundaries crossed (on bit-vectors)");
+}
+
 TEST_CASE("running_converges: v4.12 stays at util_avg 1002 when updated at period boundaries", "[running-converges]") {
     // v4.12 divides util_sum by LOAD_AVG_MAX.  Updated at every boundary
     // (period_contrib 0), an always-running task adds c1 = decay(1024, 1)

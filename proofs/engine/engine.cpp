@@ -23,8 +23,8 @@ namespace sc::proofs {
 // So a worker takes the first waiting job whose invariant no running job
 // proves, or the first waiting job when each of them has such a twin.
 //
-// A pelt proof that can be carried over from another job's (a built-in
-// kernel's from its release's variant, pelt/v6.12's from pelt/v6.1's:
+// A pelt or wakeaffine proof that can be carried over from another job's (a
+// built-in kernel's from its release's variant, pelt/v6.12's from pelt/v6.1's:
 // proofs/equiv/carry_over.h) waits for that job, and is carried when the
 // functions that proof reached are proved equivalent, proved directly
 // otherwise.

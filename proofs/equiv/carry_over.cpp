@@ -16,7 +16,10 @@ std::vector<std::pair<std::string, std::string>> CarryPlan::equivalences(const V
 }
 
 std::optional<CarryPlan> carry_source(const Variant &subject, const InvariantInfo &i) {
-    if (i.family != "pelt" || is_plugin_subject(subject))
+    // The families whose reference notes the kernel functions a proof
+    // reaches (pelt: proofs/kernel/kernel_iface.h; wakeaffine: its 6.1
+    // decision, proofs/wakeaffine_invariants.h).
+    if ((i.family != "pelt" && i.family != "wakeaffine") || is_plugin_subject(subject))
         return std::nullopt;
     // A built-in kernel that the invariant applies to (so built here).
     auto kernel = [&](const std::string &id) {
@@ -26,7 +29,8 @@ std::optional<CarryPlan> carry_source(const Variant &subject, const InvariantInf
         return false;
     };
     if (subject.family == "kernel" && kernel(subject.id)) {
-        const std::string from = "pelt/v" + subject.id.substr(subject.id.find('-') + 1); // linux-6.1 -> pelt/v6.1
+        // linux-6.1 -> pelt/v6.1, wakeaffine/v6.1 (there is no wakeaffine/v6.12)
+        const std::string from = i.family + "/v" + subject.id.substr(subject.id.find('-') + 1);
         if (find_variant(from))
             return CarryPlan{from, subject.id};
     }

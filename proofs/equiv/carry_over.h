@@ -15,8 +15,9 @@
 // counterexample is replayed on the kernel's own code, and one that does
 // not replay there is an internal error.
 //
-// run_matrix() carries a built-in kernel's pelt proof from the variant of
-// its release (linux-6.1 from pelt/v6.1, linux-6.12 from pelt/v6.12), and
+// run_matrix() carries a built-in kernel's pelt or wakeaffine proof from
+// the variant of its release (linux-6.1 from pelt/v6.1 or wakeaffine/v6.1,
+// linux-6.12 from pelt/v6.12), and
 // pelt/v6.12's from pelt/v6.1's through linux-6.1, and, for an invariant
 // whose text reads no release shape (InvariantInfo::shape_blind),
 // pelt/v6.1's from pelt/v4.12's through linux-6.1, when the source is one
@@ -43,8 +44,8 @@ struct CarryPlan {
     std::vector<std::pair<std::string, std::string>> equivalences(const Variant &subject) const;
 };
 
-// The plan for invariant i on subject, or nothing: pelt invariants only,
-// built-in kernels only.
+// The plan for invariant i on subject, or nothing: pelt and wakeaffine
+// invariants only, built-in kernels only.
 std::optional<CarryPlan> carry_source(const Variant &subject, const InvariantInfo &i);
 
 // For each job, the job of the same invariant and data model that its

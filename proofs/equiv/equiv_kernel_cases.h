@@ -502,17 +502,22 @@ std::vector<EquivCase<S, C>> wakeaffine_cases(EquivResult &res) {
     }
     res.compared.push_back("wake_affine_weight");
 
-    // The composition: the features and the two CPUs' idleness; the loads
-    // stay symbolic (WA_BIAS on, the cache shared).
-    for (int bits = 0; bits < 32; ++bits) {
+    // The composition: every feature, the two CPUs' idleness and whether
+    // they share a cache; the loads stay symbolic.  All of them, so that a
+    // wakeaffine proof of the reference carries over to the kernel
+    // (proofs/equiv/carry_over.h) whatever case it was run in.
+    for (int bits = 0; bits < 128; ++bits) {
         const bool wa_idle = bits & 1, wa_weight = bits & 2, sync = bits & 4, this_idle = bits & 8,
-                   prev_idle = bits & 16;
-        P params{{"WA_IDLE", flag(wa_idle)}, {"WA_WEIGHT", flag(wa_weight)}, {"sync", flag(sync)},
-                 {"this_idle", flag(this_idle)}, {"prev_idle", flag(prev_idle)}};
+                   prev_idle = bits & 16, bias = bits & 32, share = bits & 64;
+        P params{{"WA_IDLE", flag(wa_idle)},  {"WA_WEIGHT", flag(wa_weight)}, {"sync", flag(sync)},
+                 {"this_idle", flag(this_idle)}, {"prev_idle", flag(prev_idle)}, {"WA_BIAS", flag(bias)},
+                 {"cpus_share_cache", flag(share)}};
         cs.push_back(equiv_case<S, C>("wake_affine", params, [=]<class A, class In>(In &in) {
             wa_input<A> w = declare_wa<A>(in, this_idle, prev_idle, sync);
             w.k.WA_IDLE = wa_idle;
             w.k.WA_WEIGHT = wa_weight;
+            w.k.WA_BIAS = bias;
+            w.k.cpus_share_cache = share;
             return [=]() -> Outs<A> {
                 wa_kernel<K<A>, A> k(w);
                 int r = wakeaffine::wake_affine<V, A>(w.e, w.k);
