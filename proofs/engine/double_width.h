@@ -54,6 +54,29 @@ void same_value(KOut<A> &o, const std::string &name, const M &machine, const X &
                                  u64(machine), cmp::eq, "exact " + name, u64(exact)});
 }
 
+// In the integer encoding there is no wider word to compare with (the
+// integers are the exact values): a result is exact when the no-wrap
+// obligations of the operations that made it hold, and the engine asks
+// those of every term a check reads.  The check is that the value fits in
+// its type, which reads it.
+template <class A, class M> void exact_in_integers(KOut<A> &o, const std::string &name, const M &machine) {
+    using u64 = typename A::u64;
+    constexpr unsigned w = width_of<M>();
+    const std::uint64_t top = w >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << w) - 1;
+    o.checks.push_back(KCheck<A>{"the kernel's " + name + " is exact and fits in its " + std::to_string(w) +
+                                     "-bit type",
+                                 typename A::boolean(true), name, u64(machine), cmp::le, std::to_string(top), u64(top)});
+}
+
+// Whether a symbolic run is in the integer encoding (never for a concrete
+// replay, which compares with the wide run).
+template <class A> bool in_integers() {
+    if constexpr (is_concrete<A>)
+        return false;
+    else
+        return model::current_encoding() == model::Encoding::integer;
+}
+
 // The exact value for a trace: its low 64 bits, and the bits above when
 // there are any (concrete runs only).
 template <class A, class X> void show_exact(KOut<A> &o, const std::string &name, const X &exact) {
