@@ -502,20 +502,21 @@ inline std::vector<KCase> crossing_cases(const std::string &what, std::uint64_t 
             kmax + 1, CROSSING_FROM + static_cast<int>(kmax + 1), false);
     return cs;
 }
-// The k of a single-count crossing case.
-inline std::uint64_t crossing_k(int kind) { return static_cast<std::uint64_t>(kind - CROSSING); }
+// The k of a single-count crossing case; the lowest k of the rest case.
+inline std::uint64_t crossing_k(int kind) {
+    return static_cast<std::uint64_t>(kind >= CROSSING_FROM ? kind - CROSSING_FROM : kind - CROSSING);
+}
 template <class A, class In>
 void require_crossing(In &in, const pelt::sched_avg<A> &sa0, const TaskStep<A> &st, int kind,
                       std::uint64_t upto = CROSSING_ANY) {
     using u64 = typename A::u64;
     const u64 periods = ((st.delta_ns >> 10) + u64(sa0.period_contrib)) >> 10;
+    const std::uint64_t k = crossing_k(kind);
     if (kind >= CROSSING_FROM) {
-        const std::uint64_t k = static_cast<std::uint64_t>(kind - CROSSING_FROM);
         in.require(periods >= u64(k), "the update crosses " + std::to_string(k) + " or more period boundaries");
         if (upto != CROSSING_ANY)
             in.require(periods <= u64(upto), "the update crosses at most " + std::to_string(upto) + " period boundaries");
     } else {
-        const std::uint64_t k = crossing_k(kind);
         in.require(periods == u64(k), "the update crosses " + std::to_string(k) + " period boundaries");
     }
 }
@@ -1035,8 +1036,6 @@ constexpr std::uint64_t K_MAX = 1024;
 constexpr std::uint64_t P_FULL = 2 * pelt::PELT_MIN_DIVIDER; // deficit <= 2 dividers: util_avg >= 1022
 constexpr std::uint64_t P_START = (pelt::PELT_MIN_DIVIDER + 1023) << 10; // util_sum == 0
 
-constexpr std::uint64_t K_ONE_CASE = 512; // from here to K_MAX: one case, the lemma of K_ONE_CASE
-
 inline std::uint64_t slack(std::uint64_t k) { return k < 32 ? 1026 : 2050; }
 // An upper bound of 2^32 y^k, y = 2^(-1/32): long double holds 2^32 y^k
 // to far better than the one unit added.
@@ -1050,7 +1049,9 @@ inline std::uint64_t y_factor(std::uint64_t k) {
     return table.at(k);
 }
 // The y^k of the lemma proved for k crossed periods.
-inline std::uint64_t lemma_y(std::uint64_t k) { return y_factor(std::min(k, K_ONE_CASE)); }
+// From CROSSING_MERGED on the counts are one case, which proves the lemma
+// of CROSSING_MERGED for all of them.
+inline std::uint64_t lemma_y(std::uint64_t k) { return y_factor(std::min(k, CROSSING_MERGED)); }
 // The lemma's bound on P' from p = max(P, 0) after k >= 1 crossed periods.
 inline std::uint64_t step_bound(std::uint64_t p, std::uint64_t k) { return ((p * lemma_y(k)) >> 32) + slack(k); }
 
@@ -1098,7 +1099,8 @@ struct RunningConverges {
                sum_bounds_text<I>(true) + ", other fields over their machine range; one "
                "update crossing k = 0..1024 period boundaries (0 <= now - last_update_time < 2^63), the sums' half "
                "___update_load_sum() for k >= 1: P' <= y^min(k, 512) max(P, 0) + (1026 if k < 32, else 2050), "
-               "y^k rounded up (k = 512..1024 in one case); k = 0, the whole update: P' <= max(P, 0), util_avg' >= min(util_avg, 1022); "
+               "y^k rounded up (k = 512..1024 in one case); k = 0, the whole update: P' <= max(P, 0), "
+               "util_avg' >= min(util_avg, 1022); "
                "___update_load_avg() from P <= 2 * 46718: util_avg >= 1022; base case: the zero sched_avg; the "
                "time bound from these lemmas by exact arithmetic";
     }
@@ -1108,7 +1110,7 @@ struct RunningConverges {
         search.searched = "util_avg from 1000 ms on, over periodic traces of 1024 updates at each of the 1024 phases";
         std::vector<KCase> cs = {search, {"base case: the zero sched_avg", -1, BASE, {}}};
         for (KCase &c :
-             crossing_cases("an update of a running task", running::K_ONE_CASE - 1, true, running::K_MAX))
+             crossing_cases("an update of a running task", CROSSING_MERGED - 1, true, running::K_MAX))
             cs.push_back(std::move(c));
         cs.push_back({"induction step: ___update_load_avg() from P <= 2 * 46718", -1, STEP_AVGS, {}});
         return cs;
@@ -1181,8 +1183,7 @@ struct RunningConverges {
         }
         const TaskStep<A> st = any_task_step<A>(in, sa0);
         in.require(st.load == ulong(1) && st.running == typename A::sint(1), "on_rq and running");
-        // The lower end of the one case from K_ONE_CASE on.
-        const std::uint64_t k = c.kind >= CROSSING_FROM ? running::K_ONE_CASE : crossing_k(c.kind);
+        const std::uint64_t k = crossing_k(c.kind);
         require_crossing<A>(in, sa0, st, c.kind, running::K_MAX);
         return [=]() {
             pelt::sched_avg<A> sa = sa0;
@@ -1199,7 +1200,8 @@ struct RunningConverges {
             } else {
                 sums_half<I, A>(sa, st);
                 const std::uint64_t y = running::lemma_y(k), e = running::slack(k);
-                const std::string each = c.kind >= CROSSING_FROM ? fmt::format(" for every k = {}..{}", k, running::K_MAX) : "";
+                const std::string each =
+                    c.kind >= CROSSING_FROM ? fmt::format(" for every k = {}..{}", k, running::K_MAX) : "";
                 o.checks.push_back(le<A>(fmt::format("P' <= y^{} max(P, 0) + {}{}", k, e, each), t, "(divider' << 10)",
                                          full<A>(sa),
                                          fmt::format("util_sum' + ((max(P, 0) * {}) >> 32) + {}", y, e),
