@@ -481,6 +481,28 @@ TEST_CASE("kprop: a domain wrongly called empty restarts the proof on a new solv
                  "update of a running task, no boundary crossed");
 }
 
+// pelt.decay_monotone checks its query solvers' bases after every 16th of
+// its 2,050 cases only (base_check_every).  A solver that goes wrong after
+// case 5 is then caught by the check after case 16 (n 15), the attempt is
+// thrown away, and the proof done again gives the undisturbed verdict.
+TEST_CASE("kprop: a spaced-out base check still catches a solver gone wrong", "[kernel-invariants]") {
+    const sc::Variant *v = find_subject("pelt/v6.12");
+    REQUIRE(v != nullptr);
+    const sc::proofs::InvariantInfo *i = find_invariant("pelt.decay_monotone");
+    REQUIRE(i != nullptr);
+    sc::proofs::ProveOptions base;
+    base.fault_false_base.case_no = 5;
+    base.fault_false_base.attempts = 1;
+    const sc::proofs::ProofResult redone = i->prove(*v, sc::Arch::lp64, base);
+    const sc::proofs::ProofResult plain = i->prove(*v, sc::Arch::lp64, sc::proofs::ProveOptions{});
+    REQUIRE(plain.verdict == Verdict::PROVED);
+    CHECK(redone.verdict == Verdict::PROVED);
+    CHECK(redone.paths == plain.paths);
+    CHECK(redone.reason == plain.reason + (plain.reason.empty() ? "" : "; ") +
+                               "done again from the start on new solvers, after the incremental solver found its "
+                               "empty base unsatisfiable after case n 15");
+}
+
 // `review` proves a built-in image in the background while the other one
 // compiles, and cancels those proofs when the build fails: a cancelled
 // proof, and every job not yet started, is UNKNOWN "cancelled", never
