@@ -535,7 +535,8 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             // SCHEDCHECK_DUMP_SHORT=DIR keeps the text of each short query
             // the cache did not know: two runs that should share answers
             // can be compared file by file.
-            if (const char *dir = std::getenv("SCHEDCHECK_DUMP_SHORT")) {
+            static const char *const dump_short = std::getenv("SCHEDCHECK_DUMP_SHORT");
+            if (const char *dir = dump_short) {
                 static std::atomic<unsigned> dumped{0};
                 std::ofstream(std::string(dir) + "/s" + std::to_string(dumped++) + ".smt2") << key;
             }
@@ -891,18 +892,16 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             for (model::Encoding enc : encs)
                 solvers[static_cast<int>(enc)].add(ctx.bool_val(false));
         const bool due = ++unchecked_cases >= base_check_every<P>() || &cs == &all_cases.back();
+        // Every encoding used since the last check: an explorer that was
+        // asked nothing since its own last check answers at once.
         z3::solver *qs[2];
         model::Explorer *es[2];
         int n = 0;
-        for (int e = 0; e < 2; ++e) {
-            const bool this_case = std::any_of(encs.begin(), encs.end(),
-                                               [&](model::Encoding enc) { return static_cast<int>(enc) == e; });
-            const bool query_solver = due && (used_encs & (1u << e));
-            if (!this_case && !query_solver)
-                continue;
-            qs[n] = query_solver ? &solvers[e] : nullptr;
-            es[n++] = &exs[e];
-        }
+        for (int e = 0; e < 2; ++e)
+            if (used_encs & (1u << e)) {
+                qs[n] = due ? &solvers[e] : nullptr;
+                es[n++] = &exs[e];
+            }
         if (std::string wrong = base_check(qs, es, n, cs.label, fault && f.explorer, f.explorer); !wrong.empty())
             return went_wrong(std::move(wrong), "");
         if (!due)
