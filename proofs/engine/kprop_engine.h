@@ -240,7 +240,12 @@ template <class P> constexpr bool domain_first() {
 }
 
 // The incremental solvers' leash: a query on them that does not answer
-// within it goes to fresh solvers (see ask() in prove_kprop()).
+// within it goes to fresh solvers (see ask() in prove_kprop()).  A longer
+// leash for the batch queries was measured and does not pay: of the
+// batches of pelt.decay_monotone on v4.3 ilp32 that miss 30 ms, about half
+// answer by 60 ms and a third not by 200 ms, so what the answered ones save
+// the others lose (47 s with 30 ms, 95 s with 200 ms; pelt.load_bounded on
+// v6.1 lp64: 42 and 49 s with 30 and 150 ms, beside another job).
 inline constexpr unsigned QUICK_LEASH_MS = 30;
 
 // P::base_check_every: how many cases may pass between two base checks of
