@@ -277,7 +277,8 @@ struct DecayMonotone {
     // second and third release find most answers in the query cache.
     static constexpr bool share_quick_answers = true;
     // 2,050 cases of a few milliseconds each: the solvers' base check after
-    // every 16th case only (base_check_every() in kprop_engine.h).
+    // the first and every 16th case only (base_check_every() in
+    // kprop_engine.h).
     static constexpr unsigned base_check_every = 16;
     // Z3's older arithmetic solver: v4.3 ilp32 48 -> 38 s.
     template <class I> static constexpr bool older_arith() { return true; }

@@ -577,7 +577,7 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
     // The query solvers' base check (below) covers each solver used since
     // the previous one; a case's unsat answers reach the query cache only
     // once a check after it passed.
-    unsigned used_encs = 0, unchecked_cases = 0;
+    unsigned used_encs = 0;
     const std::vector<KCase> all_cases = P::template cases<I>(arch);
     for (const KCase &cs : all_cases) {
         if (opt.cancelled()) {
@@ -896,7 +896,10 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
         if (fault && !f.explorer)
             for (model::Encoding enc : encs)
                 solvers[static_cast<int>(enc)].add(ctx.bool_val(false));
-        const bool due = ++unchecked_cases >= base_check_every<P>() || &cs == &all_cases.back();
+        // Also after the first case: a proof that stops at its second case
+        // (v3.8's decay_monotone counterexample) publishes the first case's
+        // answers for the other width, which then finds them in the cache.
+        const bool due = case_no == 1 || case_no % base_check_every<P>() == 0 || &cs == &all_cases.back();
         // Every encoding used since the last check: an explorer that was
         // asked nothing since its own last check answers at once.
         z3::solver *qs[2];
@@ -912,7 +915,6 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
         if (!due)
             continue; // this case's unsat answers wait for the next check
         used_encs = 0;
-        unchecked_cases = 0;
         for (const std::string &key : attempt.pending) {
             query_cache::record_unsat(key);
             attempt.cached.push_back(key);
