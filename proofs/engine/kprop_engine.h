@@ -248,8 +248,11 @@ template <class P> constexpr bool domain_first() {
 // v6.1 lp64: 42 and 49 s with 30 and 150 ms, beside another job).
 inline constexpr unsigned QUICK_LEASH_MS = 30;
 
-// P::base_check_every: how many cases may pass between two base checks of
-// the query solvers (see prove_kprop_once()); 1 by default.  The check
+// P::base_check_every: the query solvers' base check runs after case
+// numbers 1, N, 2N, ... and after the last case (see prove_kprop_once());
+// N is 1 by default.  The first case is checked so that a proof that stops
+// at its second case (v3.8's pelt.decay_monotone counterexample) still
+// publishes the first case's answers for the other width.  The check
 // costs Z3 4.8 about 3 ms whatever the case asked, and it also tidies the
 // solver up: the next case's queries are faster after it.  Which of the two
 // weighs more depends on the invariant: pelt.decay_monotone's 2,050 small
@@ -881,10 +884,10 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
         // satisfiable (base_check in engine.h).  The path explorers' after
         // every case that asked them anything, as their unsat answers prune
         // paths.  The query solvers' after every case, or where the
-        // invariant says so after every base_check_every<P>()-th case and
-        // after the last one: a solver found in a wrong state throws the
-        // whole attempt away with what it published (prove_kprop), so a
-        // later check loses nothing but time.  A PROVED verdict always
+        // invariant says so after the cases base_check_every<P>() names
+        // (the first, every N-th and the last): a solver found in a wrong
+        // state throws the whole attempt away with what it published
+        // (prove_kprop), so a later check loses nothing but time.  A PROVED verdict always
         // follows a passing check after the last case; a counterexample is
         // replayed on the concrete code, whatever the solver's state.
         for (model::Encoding enc : encs)
@@ -896,9 +899,6 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
         if (fault && !f.explorer)
             for (model::Encoding enc : encs)
                 solvers[static_cast<int>(enc)].add(ctx.bool_val(false));
-        // Also after the first case: a proof that stops at its second case
-        // (v3.8's decay_monotone counterexample) publishes the first case's
-        // answers for the other width, which then finds them in the cache.
         const bool due = case_no == 1 || case_no % base_check_every<P>() == 0 || &cs == &all_cases.back();
         // Every encoding used since the last check: an explorer that was
         // asked nothing since its own last check answers at once.
