@@ -106,9 +106,14 @@ TEST_CASE("shard: longest proof first, each to the least loaded shard", "[ci][sh
     // Seven proofs with costs 5 4 3 3 2 2 1 into 3 shards, by hand:
     // 5->A, 4->B, 3->C, 3->C (3 < 4, 5), 2->B (4 < 5, 6), 2->A (5 < 6, 6),
     // 1->B (6 = 6, the lower shard).  Loads A 7, B 7, C 6.
-    std::vector<sc::proofs::Job> all = sc::proofs::full_matrix();
-    REQUIRE(all.size() >= 7);
-    std::vector<sc::proofs::Job> jobs(all.begin(), all.begin() + 7);
+    // Each of a different invariant, so that none goes with another (the
+    // next test case).
+    std::vector<sc::proofs::Job> jobs;
+    std::set<std::string> invariants;
+    for (const auto &j : sc::proofs::full_matrix())
+        if (jobs.size() < 7 && invariants.insert(j.invariant->id).second)
+            jobs.push_back(j);
+    REQUIRE(jobs.size() == 7);
     const double cost[7] = {3, 5, 2, 1, 4, 3, 2};
     std::map<std::string, double> t;
     for (int k = 0; k < 7; ++k)
@@ -128,6 +133,48 @@ TEST_CASE("shard: longest proof first, each to the least loaded shard", "[ci][sh
     std::vector<unsigned> prev = sc::proofs::assign_shards(rev, 3, t);
     for (int k = 0; k < 7; ++k)
         CHECK(prev[6 - k] == part[k]);
+}
+
+TEST_CASE("shard: an invariant's proofs go together unless they outweigh a shard's share", "[ci][shard]") {
+    // They share answers through the query cache, which the timing file's
+    // costs assume.  Six jobs into 2 shards, costs by hand: decay_monotone
+    // v4.3 ilp32 29 and lp64 6, v4.12 ilp32 3 (38 together); no_overflow
+    // v3.13 ilp32 20 and lp64 4, shi-1 lp64 12 (36 together).  The share is
+    // 74 / 2 = 37: decay_monotone (38) goes per variant, v4.3's 35 and
+    // v4.12's 3; no_overflow (36) stays whole.  Longest first: 36 -> A,
+    // 35 -> B, 3 -> B (35 < 36).  Loads A 36, B 38.
+    auto job = [](const char *v, const char *i, sc::Arch a) {
+        return sc::proofs::Job{sc::proofs::find_subject(v), sc::proofs::find_invariant(i), a};
+    };
+    using sc::Arch;
+    std::vector<sc::proofs::Job> jobs = {job("pelt/v4.3", "pelt.decay_monotone", Arch::ilp32),
+                                         job("pelt/v4.3", "pelt.decay_monotone", Arch::lp64),
+                                         job("pelt/v4.12", "pelt.decay_monotone", Arch::ilp32),
+                                         job("cpuload/v3.13", "cpuload.no_overflow", Arch::ilp32),
+                                         job("cpuload/v3.13", "cpuload.no_overflow", Arch::lp64),
+                                         job("cpuload/shi-1", "cpuload.no_overflow", Arch::lp64)};
+    for (const auto &j : jobs)
+        REQUIRE((j.variant && j.invariant));
+    const double cost[6] = {29, 6, 3, 20, 4, 12};
+    std::map<std::string, double> t;
+    for (int k = 0; k < 6; ++k)
+        t[sc::proofs::job_key(jobs[k])] = cost[k];
+    std::vector<unsigned> part = sc::proofs::assign_shards(jobs, 2, t);
+    CHECK(part[3] == 0);
+    CHECK(part[4] == 0);
+    CHECK(part[5] == 0);
+    CHECK(part[0] == 1);
+    CHECK(part[1] == 1);
+    CHECK(part[2] == 1);
+    // With 3 shards the share is 24.7: both go per variant.  Longest
+    // first: v4.3 35 -> A, v3.13 24 -> B, shi-1 12 -> C, v4.12 3 -> C.
+    part = sc::proofs::assign_shards(jobs, 3, t);
+    CHECK(part[0] == 0);
+    CHECK(part[1] == 0);
+    CHECK(part[3] == 1);
+    CHECK(part[4] == 1);
+    CHECK(part[5] == 2);
+    CHECK(part[2] == 2);
 }
 
 TEST_CASE("shard: a kernel job carried over from a variant's goes with it", "[ci][shard]") {
