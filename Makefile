@@ -47,7 +47,7 @@ FUZZPROPBUILD ?= build-fuzz-prop
 COVBUILD ?= build-cov
 CFLITE ?= build-cflite
 ALL_HARNESSES := cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz wakeaffine_differential_fuzz \
-                 invariant_points_fuzz \
+                 cfsrq_differential_fuzz invariant_points_fuzz \
                  $(PARSER_HARNESSES)
 # The corpus directory of harness $$h: corpora/<h without _fuzz>, except
 # the property harness's corpora/cpuload.
@@ -94,18 +94,20 @@ corpus-replay: deps
 	CC=clang CXX=clang++ cmake -S . -B $(SANBUILD) -DCMAKE_BUILD_TYPE=Debug \
 	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
 	cmake --build $(SANBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz \
-	  wakeaffine_differential_fuzz invariant_points_fuzz $(PARSER_HARNESSES)
+	  wakeaffine_differential_fuzz cfsrq_differential_fuzz invariant_points_fuzz $(PARSER_HARNESSES)
 	./$(SANBUILD)/fuzz/cpuload_property_fuzz -runs=0 corpora/cpuload
 	./$(SANBUILD)/fuzz/differential_fuzz -runs=0 corpora/differential
 	./$(SANBUILD)/fuzz/idlebal_differential_fuzz -runs=0 corpora/idlebal_differential
 	./$(SANBUILD)/fuzz/wakeaffine_differential_fuzz -runs=0 corpora/wakeaffine_differential
+	./$(SANBUILD)/fuzz/cfsrq_differential_fuzz -runs=0 corpora/cfsrq_differential >$(SANBUILD)/replay-cfsrq.log 2>&1 \
+	  || { tail -40 $(SANBUILD)/replay-cfsrq.log; exit 1; }
 	./$(SANBUILD)/fuzz/invariant_points_fuzz -runs=0 corpora/invariant_points >$(SANBUILD)/replay-invariant_points.log 2>&1 \
 	  || { tail -40 $(SANBUILD)/replay-invariant_points.log; exit 1; }
 	@for h in $(PARSER_HARNESSES); do \
 	  ./$(SANBUILD)/fuzz/$$h -runs=0 corpora/$${h%_fuzz} >$(SANBUILD)/replay-$$h.log 2>&1 \
 	    || { tail -40 $(SANBUILD)/replay-$$h.log; exit 1; }; \
 	done
-	@echo "corpus replay: all inputs of corpora/cpuload, corpora/differential, corpora/idlebal_differential, corpora/wakeaffine_differential, corpora/invariant_points and the parser corpora passed under ASan+UBSan"
+	@echo "corpus replay: all inputs of corpora/cpuload, corpora/differential, corpora/idlebal_differential, corpora/wakeaffine_differential, corpora/cfsrq_differential, corpora/invariant_points and the parser corpora passed under ASan+UBSan"
 	@# A bounded smoke run of each harness (mutations, not only the corpus);
 	@# a failure shows the harness's report and fails the target.
 	@# On a scratch copy: libFuzzer adds what it finds to its first corpus
@@ -130,12 +132,17 @@ corpus-replay: deps
 	  $(SANBUILD)/smoke-wakeaffine >$(SANBUILD)/smoke-wakeaffine.log 2>&1 \
 	  || { tail -40 $(SANBUILD)/smoke-wakeaffine.log; exit 1; }
 	@tail -1 $(SANBUILD)/smoke-wakeaffine.log
+	mkdir -p $(SANBUILD)/smoke-cfsrq && cp -n corpora/cfsrq_differential/* $(SANBUILD)/smoke-cfsrq/
+	./$(SANBUILD)/fuzz/cfsrq_differential_fuzz -runs=100000 -seed=1 -artifact_prefix=$(SANBUILD)/ \
+	  $(SANBUILD)/smoke-cfsrq >$(SANBUILD)/smoke-cfsrq.log 2>&1 \
+	  || { tail -40 $(SANBUILD)/smoke-cfsrq.log; exit 1; }
+	@tail -1 $(SANBUILD)/smoke-cfsrq.log
 
 fuzz: deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZBUILD) -DCMAKE_BUILD_TYPE=Release \
 	  -DSCHEDCHECK_TESTS=OFF -DSCHEDCHECK_FUZZ=ON >/dev/null
 	cmake --build $(FUZZBUILD) -j $(JOBS) --target cpuload_property_fuzz differential_fuzz idlebal_differential_fuzz \
-	  wakeaffine_differential_fuzz
+	  wakeaffine_differential_fuzz cfsrq_differential_fuzz
 	mkdir -p $(FUZZBUILD)/corpus-differential && cp -n corpora/differential/* $(FUZZBUILD)/corpus-differential/
 	SCHEDCHECK_REPRO_DIR=corpora/differential ./$(FUZZBUILD)/fuzz/differential_fuzz -max_total_time=$(FUZZ_SECONDS) \
 	  $(FUZZBUILD)/corpus-differential corpora/differential
@@ -145,6 +152,9 @@ fuzz: deps
 	mkdir -p $(FUZZBUILD)/corpus-wakeaffine && cp -n corpora/wakeaffine_differential/* $(FUZZBUILD)/corpus-wakeaffine/
 	SCHEDCHECK_REPRO_DIR=corpora/wakeaffine_differential ./$(FUZZBUILD)/fuzz/wakeaffine_differential_fuzz \
 	  -max_total_time=$(FUZZ_SECONDS) $(FUZZBUILD)/corpus-wakeaffine corpora/wakeaffine_differential
+	mkdir -p $(FUZZBUILD)/corpus-cfsrq && cp -n corpora/cfsrq_differential/* $(FUZZBUILD)/corpus-cfsrq/
+	SCHEDCHECK_REPRO_DIR=corpora/cfsrq_differential ./$(FUZZBUILD)/fuzz/cfsrq_differential_fuzz \
+	  -max_total_time=$(FUZZ_SECONDS) $(FUZZBUILD)/corpus-cfsrq corpora/cfsrq_differential
 	$(MAKE) --no-print-directory fuzz-prop-build
 	mkdir -p $(FUZZBUILD)/corpus && cp -n corpora/cpuload/* $(FUZZBUILD)/corpus/ 2>/dev/null || true
 	./$(FUZZPROPBUILD)/fuzz/cpuload_property_fuzz -max_total_time=$(FUZZ_SECONDS) \
@@ -292,7 +302,8 @@ LLVM_COV ?= $(shell command -v llvm-cov-14 || command -v llvm-cov)
 LLVM_PROFDATA ?= $(shell command -v llvm-profdata-14 || command -v llvm-profdata)
 coverage: deps
 	CC=clang CXX=clang++ cmake -S . -B $(COVBUILD) -DCMAKE_BUILD_TYPE=Release -DSCHEDCHECK_TESTS=OFF \
-	  -DSCHEDCHECK_FUZZ=ON -DCMAKE_CXX_FLAGS="-fprofile-instr-generate -fcoverage-mapping" \
+	  -DSCHEDCHECK_FUZZ=ON \
+	  -DCMAKE_CXX_FLAGS="-fprofile-instr-generate -fcoverage-mapping -fprofile-list=$(CURDIR)/fuzz/coverage.profile-list" \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fprofile-instr-generate" >/dev/null
 	cmake --build $(COVBUILD) -j $(JOBS) --target $(ALL_HARNESSES)
 	@rm -rf $(COVBUILD)/profiles && mkdir -p $(COVBUILD)/profiles

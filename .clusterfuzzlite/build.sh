@@ -22,6 +22,7 @@ HARNESSES=(
   "differential_fuzz      differential       differential       -                       4096"
   "idlebal_differential_fuzz idlebal_differential idlebal_differential - 4096"
   "wakeaffine_differential_fuzz wakeaffine_differential wakeaffine_differential - 4096"
+  "cfsrq_differential_fuzz cfsrq_differential cfsrq_differential - 4096"
   "invariant_points_fuzz  invariant_points   invariant_points   -                       4096"
   "reproducer_reader_fuzz reproducer_reader  reproducer_reader  reproducer_reader.dict  16384"
   "expected_reader_fuzz   expected_reader    expected_reader    -                       16384"
