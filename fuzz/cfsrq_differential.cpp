@@ -34,6 +34,7 @@
 //     start functions against the runqueue)
 //   6 the entity's averages put in the removed buffer, as
 //     remove_entity_load_avg() does (the same on both sides)
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -136,13 +137,15 @@ template <class A> struct State {
     pelt::sched_entity<A> se;
 };
 
+template <class A> std::array<std::uint64_t, 8> avg_fields(const pelt::sched_avg<A> &x) {
+    return {x.last_update_time, x.load_sum,  x.runnable_sum, x.util_sum,
+            x.period_contrib,   x.load_avg,  x.runnable_avg, x.util_avg};
+}
+
 template <class A> int fill(Field *fs, const State<A> &r, const State<A> &k) {
     int n = 0;
     auto avg = [&](const char *const names[8], const pelt::sched_avg<A> &x, const pelt::sched_avg<A> &y) {
-        const std::uint64_t xs[8] = {x.last_update_time, x.load_sum,  x.runnable_sum, x.util_sum,
-                                     x.period_contrib,   x.load_avg,  x.runnable_avg, x.util_avg};
-        const std::uint64_t ys[8] = {y.last_update_time, y.load_sum,  y.runnable_sum, y.util_sum,
-                                     y.period_contrib,   y.load_avg,  y.runnable_avg, y.util_avg};
+        const auto xs = avg_fields(x), ys = avg_fields(y);
         for (int j = 0; j < 8; ++j)
             fs[n++] = {names[j], xs[j], ys[j]};
     };
@@ -187,14 +190,42 @@ constexpr int nfields = 8 + 4 + 8;
     std::abort();
 }
 
+// One step on one side's runqueue and entity, through implementation P.
+// The bends and the removal are the harness's own, the same on both sides.
+// Returns update_cfs_rq_load_avg()'s result, 0 for the other steps.
+template <class P, class A> std::uint64_t apply(const Step &st, State<A> &x) {
+    using ulong = typename A::ulong;
+    switch (st.op) {
+    case 0: P::attach_entity_load_avg(x.rq, x.se); return 0;
+    case 1: P::detach_entity_load_avg(x.rq, x.se); return 0;
+    case 2: P::enqueue_load_avg(x.rq, x.se); return 0;
+    case 3: P::dequeue_load_avg(x.rq, x.se); return 0;
+    case 4:
+        return std::uint64_t(
+            P::update_cfs_rq_load_avg(x.rq.avg.last_update_time + typename A::u64(st.value), x.rq));
+    case 5: {
+        const ulong ulong_max = ulong(~std::uint64_t(0));
+        if (x.rq.avg.load_avg == ulong_max)
+            x.rq.avg.load_avg = ulong_max - ulong(1);
+        x.se.load_weight = entity_weight<A>(st.value);
+        x.se.is_task = true;
+        P::init_new_task(x.se, x.rq);
+        return 0;
+    }
+    default:
+        x.rq.removed.nr += typename A::sint(1);
+        x.rq.removed.load_avg += x.se.avg.load_avg;
+        x.rq.removed.util_avg += x.se.avg.util_avg;
+        x.rq.removed.runnable_avg += x.se.avg.runnable_avg;
+        return 0;
+    }
+}
+
 template <class R, class K, class A> int run(const Input &in, const std::uint8_t *data, std::size_t size) {
     if constexpr (!K::cfs_moves) {
         return 0; // the tree lacked the moves: nothing to compare
     } else {
-        using U = typename R::template on<A>;
-        using O = typename K::template on<A>;
         using ulong = typename A::ulong;
-        const ulong ulong_max = ulong(~std::uint64_t(0));
         State<A> init{};
         init.rq.avg = make_avg<A>(in.rq_avg);
         init.rq.load_weight = ulong(in.rq_weight);
@@ -207,52 +238,12 @@ template <class R, class K, class A> int run(const Input &in, const std::uint8_t
         init.se.avg = make_avg<A>(in.se_avg);
         init.se.load_weight = entity_weight<A>(in.se_weight);
         init.se.is_task = !in.group;
+        // Both sides start from the same state and are compared after
+        // every step, so the clock a step reads is the same on both.
         State<A> r = init, k = init;
         for (int s = 0; s < in.nsteps; ++s) {
-            const Step &st = in.steps[s];
-            std::uint64_t ret_r = 0, ret_k = 0;
-            switch (st.op) {
-            case 0:
-                U::attach_entity_load_avg(r.rq, r.se);
-                O::attach_entity_load_avg(k.rq, k.se);
-                break;
-            case 1:
-                U::detach_entity_load_avg(r.rq, r.se);
-                O::detach_entity_load_avg(k.rq, k.se);
-                break;
-            case 2:
-                U::enqueue_load_avg(r.rq, r.se);
-                O::enqueue_load_avg(k.rq, k.se);
-                break;
-            case 3:
-                U::dequeue_load_avg(r.rq, r.se);
-                O::dequeue_load_avg(k.rq, k.se);
-                break;
-            case 4: {
-                const typename A::u64 now = r.rq.avg.last_update_time + typename A::u64(st.value);
-                ret_r = std::uint64_t(U::update_cfs_rq_load_avg(now, r.rq));
-                ret_k = std::uint64_t(O::update_cfs_rq_load_avg(now, k.rq));
-                break;
-            }
-            case 5:
-                for (State<A> *x : {&r, &k}) {
-                    if (x->rq.avg.load_avg == ulong_max)
-                        x->rq.avg.load_avg = ulong_max - ulong(1);
-                    x->se.load_weight = entity_weight<A>(st.value);
-                    x->se.is_task = true;
-                }
-                U::init_new_task(r.se, r.rq);
-                O::init_new_task(k.se, k.rq);
-                break;
-            default:
-                for (State<A> *x : {&r, &k}) {
-                    x->rq.removed.nr += typename A::sint(1);
-                    x->rq.removed.load_avg += x->se.avg.load_avg;
-                    x->rq.removed.util_avg += x->se.avg.util_avg;
-                    x->rq.removed.runnable_avg += x->se.avg.runnable_avg;
-                }
-                break;
-            }
+            const std::uint64_t ret_r = apply<typename R::template on<A>>(in.steps[s], r);
+            const std::uint64_t ret_k = apply<typename K::template on<A>>(in.steps[s], k);
             Field fs[nfields];
             fill<A>(fs, r, k);
             bool same = ret_r == ret_k;

@@ -94,10 +94,8 @@ std::vector<unsigned> assign_shards(const std::vector<Job> &jobs, unsigned count
         return part;
     double dflt = default_cost(timings);
     std::vector<double> cost(jobs.size());
-    std::vector<std::string> key(jobs.size());
     for (std::size_t k = 0; k < jobs.size(); ++k) {
-        key[k] = job_key(jobs[k]);
-        auto it = timings.find(key[k]);
+        auto it = timings.find(job_key(jobs[k]));
         cost[k] = it == timings.end() ? dflt : it->second;
     }
     // A job that run_matrix() carries over from another's
