@@ -184,6 +184,67 @@ TEST_CASE("pelt.decay_monotone: v3.8's 64-bit product wraps (hand values)", "[ke
     CHECK_FALSE(ok.violated);
 }
 
+namespace {
+// pelt/v6.12's decay_load() bent from n = 1000 on, for the halving lemma
+// of pelt.decay_monotone (proofs/pelt_invariants.h):
+//   Kind 0: decay_load(val, 1000) = val, no decay at n = 1000 alone;
+//   Kind 1: decay_load(val, n) = 0 for every n >= 1000.
+template <int Kind> struct BentDecay {
+    static constexpr sc::pelt::version shape = sc::pelt::version::v6_12;
+    template <class A> struct on {
+        using u64 = typename A::u64;
+        static u64 decay_load(u64 val, u64 n) {
+            if constexpr (Kind == 0) {
+                if (n == u64(1000))
+                    return val;
+            } else {
+                if (n >= u64(1000))
+                    return u64(0);
+            }
+            return sc::pelt::decay_load<sc::pelt::version::v6_12, A>(val, n);
+        }
+    };
+};
+} // namespace
+
+// A case n >= 32 is proved from case n - 32 only where the lemma
+// decay_load(val, m) == decay_load(val >> 1, m - 32), m = n, n + 1, is
+// checked to hold; elsewhere on its own.
+TEST_CASE("pelt.decay_monotone: the halving lemma is checked, not assumed", "[kernel-invariants]") {
+    using sc::proofs::pelt_inv::DecayMonotone;
+    const sc::Variant *v = find_subject("pelt/v6.12");
+    REQUIRE(v != nullptr);
+    auto prove_on = [&]<class I>() { return sc::proofs::kentry::prove<DecayMonotone, I>(*v, sc::Arch::lp64, {}); };
+
+    // Unbent: every case from 32 to 2048 (2,017 of them) follows from the
+    // one 32 below; 0..31 and "n > 2048" are proved on their own.
+    const auto plain = prove_on.operator()<sc::proofs::iface::RefPelt<sc::pelt::version::v6_12>>();
+    CHECK(plain.verdict == Verdict::PROVED);
+    CHECK(plain.reason.rfind("2017 of 2050 cases from an earlier one by the halving lemma", 0) == 0);
+
+    // Kind 0: in case 999 the lemma fails at m = 1000 (val against
+    // decay_load(val >> 1, 968), which is below val), so the case is proved
+    // directly, and decay_load(val, 1000) = val > decay_load(val, 999)
+    // breaks "non-increasing in n"; val = 1 is the least that does (1
+    // against 1 >> 31 = 0).  Had the lemma been assumed, case 999 would
+    // have followed from case 967, and case 1000 holds on its own: PROVED.
+    const auto bent = prove_on.operator()<BentDecay<0>>();
+    CHECK(bent.verdict == Verdict::COUNTEREXAMPLE);
+    CHECK(bent.reason == "case n 999");
+    REQUIRE(bent.cex.has_value());
+    std::map<std::string, std::uint64_t> in(bent.cex->inputs.begin(), bent.cex->inputs.end());
+    CHECK(in["n"] == 999u);
+    CHECK(in["val"] == 1u);
+
+    // Kind 1: decay_load is still monotone (the values fall to 0 at 1000),
+    // but the lemma fails wherever one side is at or past 1000 and the
+    // other is not: m = n = 1000..1031 and m = n + 1 = 1000 (case 999).
+    // Those 33 cases are proved directly: 2017 - 33 = 1984 by the lemma.
+    const auto zero = prove_on.operator()<BentDecay<1>>();
+    CHECK(zero.verdict == Verdict::PROVED);
+    CHECK(zero.reason.rfind("1984 of 2050 cases from an earlier one by the halving lemma", 0) == 0);
+}
+
 TEST_CASE("kernel invariants: a counterexample is written, loads and replays through the CLI",
           "[kernel-invariants]") {
     fs::path out = fs::temp_directory_path() / ("schedcheck-kinv-" + std::to_string(getpid()));

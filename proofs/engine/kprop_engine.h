@@ -95,6 +95,16 @@ struct KCase {
     // bottom of their ranges), tried before the solver is asked whether
     // the domain is empty (domain_witness in proofs/engine/engine.h).
     std::map<std::string, std::uint64_t> witness;
+    // The position in the case list of an earlier case this one follows
+    // from, through a lemma that P::build_lemma<I, A>(in, case) states as
+    // checks over every value of the case's inputs.  When that case was
+    // proved in this attempt and the lemma's checks are all unsat, this
+    // case is proved without asking its own checks; otherwise (the lemma
+    // fails, or the solver does not settle it on a short leash) it is
+    // proved directly like any other.  The lemma is checked on the
+    // implementation, never assumed: what P states is only which case to
+    // try it from.
+    std::optional<std::size_t> follows_from;
 };
 
 // Whether A is a concrete arithmetic (a search case's trace runs only there).
@@ -576,12 +586,55 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
         return finish();
     };
     static const bool batch = !std::getenv("SCHEDCHECK_NO_BATCH");
+    // A case with `follows_from`: its lemma, on bit-vectors (exact machine
+    // arithmetic), every check of every path in one short query.  True only
+    // when that query is unsat; anything else sends the case to its own
+    // checks, so a lemma that fails or is slow costs one leash and nothing
+    // more.
+    auto lemma_settles = [&](const KCase &cs) -> bool {
+        if constexpr (requires(SymInputs &in, const KCase &c) { P::template build_lemma<I, S>(in, c); }) {
+            model::Explorer &ex = exs[static_cast<int>(model::Encoding::bitvector)];
+            z3::solver &s = solvers[static_cast<int>(model::Encoding::bitvector)];
+            ex.activate();
+            ex.begin_case();
+            ex.set_lazy(true);
+            ex.set_modular_wraps(false);
+            s.push();
+            struct Scope {
+                model::Explorer &ex;
+                z3::solver &s;
+                ~Scope() {
+                    ex.end_case();
+                    s.pop();
+                }
+            } scope{ex, s};
+            SymInputs in(ex);
+            Runner<S> run = P::template build_lemma<I, S>(in, cs);
+            for (const auto &d : ex.domain())
+                s.add(d);
+            auto paths = ex.explore(run);
+            res.paths += paths.size();
+            if (ex.path_limit_hit())
+                return false;
+            z3::expr_vector any_fails(ctx);
+            for (const auto &pa : paths)
+                if (!pa.value.checks.empty())
+                    any_fails.push_back(pa.pc && !all_hold(pa.value.checks, ctx));
+            return !any_fails.empty() && quick_unsat(s, z3::mk_or(any_fails));
+        } else {
+            throw internal_error(std::string(P::id) + ": case " + cs.label + " follows from another by a lemma, "
+                                 "and the invariant states none");
+        }
+    };
+    std::vector<char> proved; // per case: proved in this attempt
+    std::size_t by_lemma = 0;
     std::uint64_t case_no = 0;
     // The query solvers' base check (below) covers each solver used since
     // the previous one; a case's unsat answers reach the query cache only
     // once a check after it passed.
     unsigned used_encs = 0;
     const std::vector<KCase> all_cases = P::template cases<I>(arch);
+    proved.assign(all_cases.size(), 0);
     for (const KCase &cs : all_cases) {
         if (opt.cancelled()) {
             res.verdict = Verdict::UNKNOWN;
@@ -603,9 +656,16 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             }
         } trace{trace_cases, cs, tc, res.queries, res.paths, q0, p0};
         ++case_no;
+        const std::size_t case_at = &cs - all_cases.data();
         std::vector<model::Encoding> encs = {model::Encoding::bitvector};
         if (cs.integer_first.value_or(P::integer_first))
             encs = {model::Encoding::integer, model::Encoding::bitvector};
+        bool case_unknown = false;
+        if (cs.follows_from && *cs.follows_from < case_at && proved[*cs.follows_from] && lemma_settles(cs)) {
+            ++by_lemma;
+            used_encs |= 1u << static_cast<int>(model::Encoding::bitvector);
+            encs.clear(); // nothing left to ask of this case
+        }
         for (model::Encoding enc : encs) {
             model::Explorer &ex = exs[static_cast<int>(enc)];
             z3::solver &s = solvers[static_cast<int>(enc)];
@@ -861,6 +921,7 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
                         std::fprintf(stderr, "unknown query (%s):\n%s\n", chk.what.c_str(), s.to_smt2().c_str());
                     if (r == z3::unknown && unknown.empty())
                         unknown = "case " + cs.label + ", " + chk.what + ": " + z3_reason(answered);
+                    case_unknown = case_unknown || r == z3::unknown;
                     if (r == z3::sat) {
                         auto named = model_inputs(in, answered.get_model());
                         s.pop();
@@ -880,6 +941,8 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
             }
             break; // this case is done in this encoding
         }
+        // Every check unsat (a search case proves nothing).
+        proved[case_at] = !cs.search && !case_unknown;
         // The solvers, their scopes popped, must find their empty bases
         // satisfiable (base_check in engine.h).  The path explorers' after
         // every case that asked them anything, as their unsat answers prune
@@ -930,6 +993,11 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
     }
     if (!searched.empty())
         res.reason += (res.reason.empty() ? "" : "; ") + std::string("searched without a violation: ") + searched;
+    if constexpr (requires { P::lemma_text; })
+        if (by_lemma)
+            res.reason += (res.reason.empty() ? "" : "; ") + std::to_string(by_lemma) + " of " +
+                          std::to_string(all_cases.size()) + " cases from an earlier one by " + P::lemma_text +
+                          ", checked per case";
     return finish();
 }
 
