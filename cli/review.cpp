@@ -558,9 +558,15 @@ int cmd_review(const ReviewArgs &a) {
             text += fmt::format("    {:<28} = {}\n", k, v);
             jin[k] = v;
         }
-        text += fmt::format("    {:<22} {:>21} {:>21}\n", "output", "before", "after");
+        // 4 + 26 + 1 + 20 + 1 + 20 + 2 = 74 columns: a u64 has at most 20
+        // digits.  A longer name goes whole on a line of its own, its values
+        // under it, rather than cut.
+        text += fmt::format("    {:<26} {:>20} {:>20}\n", "output", "before", "after");
         for (const auto &[k, v] : f.d.outputs) {
-            text += fmt::format("    {:<22} {:>21} {:>21}{}\n", k.substr(0, 22), v.first, v.second,
+            const bool own_line = k.size() > 26;
+            if (own_line)
+                text += "    " + k + "\n";
+            text += fmt::format("    {:<26} {:>20} {:>20}{}\n", own_line ? std::string() : k, v.first, v.second,
                                 v.first != v.second ? " <" : "");
             jout[k] = {{"before", v.first}, {"after", v.second}};
         }
@@ -591,11 +597,11 @@ int cmd_review(const ReviewArgs &a) {
                 now += d.run.ops[k].kind == TaskOp::pelt ? d.run.ops[k].delta : 0;
                 line(fmt::format("  {:>3}. {}", k + 1, describe(d.run.ops[k], now)));
             }
-            text += fmt::format("    {:<22} {:>21} {:>21}\n", "after that call", "before", "after");
+            text += fmt::format("    {:<26} {:>20} {:>20}\n", "after that call", "before", "after");
             json jdiff = json::object();
             for (std::size_t f = 0; f < task_fields.size(); ++f) {
                 std::uint64_t b = d.pre[d.step][f], q = d.post[d.step][f];
-                text += fmt::format("    {:<22} {:>21} {:>21}{}\n", task_fields[f], b, q, b != q ? " <" : "");
+                text += fmt::format("    {:<26} {:>20} {:>20}{}\n", task_fields[f], b, q, b != q ? " <" : "");
                 jdiff[task_fields[f]] = {{"before", b}, {"after", q}};
             }
             jf["difference"] = {{"life", to_json(d.run)}, {"call", d.step + 1}, {"state", jdiff}};
