@@ -359,6 +359,26 @@ struct KpropAttempt {
     std::vector<std::string> cached;         // the query-cache entries it published
 };
 
+// One case on an explorer and its query solver: the explorer's case and a
+// solver scope, opened here and closed on every way out of the case.
+struct CaseScope {
+    model::Explorer &ex;
+    z3::solver &s;
+    CaseScope(model::Explorer &e, z3::solver &sv, bool lazy, bool modular_wraps) : ex(e), s(sv) {
+        ex.activate();
+        ex.begin_case();
+        ex.set_lazy(lazy);
+        ex.set_modular_wraps(modular_wraps);
+        s.push();
+    }
+    CaseScope(const CaseScope &) = delete;
+    CaseScope &operator=(const CaseScope &) = delete;
+    ~CaseScope() {
+        ex.end_case();
+        s.pop();
+    }
+};
+
 template <class P, class I, class S, class C>
 ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptions &opt, const std::string &domain_text,
                              KpropAttempt &attempt) {
@@ -595,19 +615,7 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
         if constexpr (requires(SymInputs &in, const KCase &c) { P::template build_lemma<I, S>(in, c); }) {
             model::Explorer &ex = exs[static_cast<int>(model::Encoding::bitvector)];
             z3::solver &s = solvers[static_cast<int>(model::Encoding::bitvector)];
-            ex.activate();
-            ex.begin_case();
-            ex.set_lazy(true);
-            ex.set_modular_wraps(false);
-            s.push();
-            struct Scope {
-                model::Explorer &ex;
-                z3::solver &s;
-                ~Scope() {
-                    ex.end_case();
-                    s.pop();
-                }
-            } scope{ex, s};
+            CaseScope scope(ex, s, true, false);
             SymInputs in(ex);
             Runner<S> run = P::template build_lemma<I, S>(in, cs);
             for (const auto &d : ex.domain())
@@ -669,27 +677,15 @@ ProofResult prove_kprop_once(const Variant &subject, Arch arch, const ProveOptio
         for (model::Encoding enc : encs) {
             model::Explorer &ex = exs[static_cast<int>(enc)];
             z3::solver &s = solvers[static_cast<int>(enc)];
-            ex.activate();
-            ex.begin_case();
             // Lazy exploration asks the solver nothing per branch, which pays
             // for loop-free code; where the case split decides most branches
             // only through the domain, asking prunes the dead ones early.
+            bool lazy = true;
             if (cs.lazy)
-                ex.set_lazy(*cs.lazy);
+                lazy = *cs.lazy;
             else if constexpr (requires { P::lazy; })
-                ex.set_lazy(P::lazy);
-            else
-                ex.set_lazy(true);
-            ex.set_modular_wraps(modular_wraps<P>());
-            s.push();
-            struct Scope {
-                model::Explorer &ex;
-                z3::solver &s;
-                ~Scope() {
-                    ex.end_case();
-                    s.pop();
-                }
-            } scope{ex, s};
+                lazy = P::lazy;
+            CaseScope scope(ex, s, lazy, modular_wraps<P>());
             SymInputs in(ex);
             Runner<S> run = P::template build<I, S>(in, cs);
             for (const auto &d : ex.domain())
